@@ -4,12 +4,13 @@ import java.util.Arrays;
 
 /**
  * The resources of one rank, by type name ({@code core}, {@code gpu}, ...): immutable, types kept
- * in the order flux-core prints them (core first, then the others alphabetically), empty sets
- * dropped.
+ * in the order flux-core prints them (core first, then the others alphabetically). As in
+ * flux-core's rnode, {@code core} is always present and a type named with an empty set is kept (it
+ * makes two ranks differ when R_lite groups them) until a difference empties it.
  */
 final class Children {
 
-  static final Children NONE = new Children(new String[0], new IdSet[0]);
+  static final Children NONE = new Children(new String[] {"core"}, new IdSet[] {IdSet.empty()});
 
   private final String[] names;
   private final IdSet[] sets;
@@ -19,10 +20,6 @@ final class Children {
     this.names = names;
     this.sets = sets;
     this.hash = 31 * Arrays.hashCode(names) + Arrays.hashCode(sets);
-  }
-
-  static Children of(String name, IdSet set) {
-    return NONE.with(name, set);
   }
 
   static int compareNames(String a, String b) {
@@ -46,8 +43,14 @@ final class Children {
     return sets[i];
   }
 
+  /** Whether no type holds any id. */
   boolean isEmpty() {
-    return names.length == 0;
+    for (IdSet s : sets) {
+      if (!s.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The set of one type; empty when the rank has none. */
@@ -60,40 +63,23 @@ final class Children {
     return IdSet.empty();
   }
 
-  /** These children with the set of {@code name} replaced (removed when empty). */
+  /** These children with the set of {@code name} replaced (added when absent, even if empty). */
   Children with(String name, IdSet set) {
-    int at = -1;
     int insert = names.length;
     for (int i = 0; i < names.length; i++) {
       int c = compareNames(names[i], name);
       if (c == 0) {
-        at = i;
-        break;
+        if (sets[i].equals(set)) {
+          return this;
+        }
+        IdSet[] s = sets.clone();
+        s[i] = set;
+        return new Children(names, s);
       }
       if (c > 0) {
         insert = i;
         break;
       }
-    }
-    if (at >= 0) {
-      if (set.isEmpty()) {
-        String[] n = new String[names.length - 1];
-        IdSet[] s = new IdSet[names.length - 1];
-        System.arraycopy(names, 0, n, 0, at);
-        System.arraycopy(sets, 0, s, 0, at);
-        System.arraycopy(names, at + 1, n, at, names.length - at - 1);
-        System.arraycopy(sets, at + 1, s, at, names.length - at - 1);
-        return n.length == 0 ? NONE : new Children(n, s);
-      }
-      if (sets[at].equals(set)) {
-        return this;
-      }
-      IdSet[] s = sets.clone();
-      s[at] = set;
-      return new Children(names, s);
-    }
-    if (set.isEmpty()) {
-      return this;
     }
     String[] n = new String[names.length + 1];
     IdSet[] s = new IdSet[names.length + 1];
@@ -106,9 +92,47 @@ final class Children {
     return new Children(n, s);
   }
 
+  /** These children without type {@code name} ({@code core} is never removed). */
+  Children without(String name) {
+    if (name.equals("core")) {
+      return this;
+    }
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].equals(name)) {
+        String[] n = new String[names.length - 1];
+        IdSet[] s = new IdSet[names.length - 1];
+        System.arraycopy(names, 0, n, 0, i);
+        System.arraycopy(sets, 0, s, 0, i);
+        System.arraycopy(names, i + 1, n, i, names.length - i - 1);
+        System.arraycopy(sets, i + 1, s, i, names.length - i - 1);
+        return new Children(n, s);
+      }
+    }
+    return this;
+  }
+
+  /** Whether type {@code name} is present (possibly empty). */
+  boolean has(String name) {
+    for (String n : names) {
+      if (n.equals(name)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Total number of ids over all types. */
+  long total() {
+    long t = 0;
+    for (IdSet s : sets) {
+      t += s.count();
+    }
+    return t;
+  }
+
   /** Union per type. */
   Children union(Children o) {
-    if (o.isEmpty() || o == this) {
+    if (o == this) {
       return this;
     }
     Children r = this;
@@ -118,25 +142,31 @@ final class Children {
     return r;
   }
 
-  /** Difference per type; types left empty disappear. */
+  /**
+   * Difference per type, as flux-core's rnode_diff: types of {@code o} that these children also
+   * have are subtracted; a type other than {@code core} left empty disappears.
+   */
   Children difference(Children o) {
     Children r = this;
     for (int i = 0; i < o.names.length; i++) {
-      IdSet mine = get(o.names[i]);
-      if (!mine.isEmpty()) {
-        r = r.with(o.names[i], mine.difference(o.sets[i]));
+      String name = o.names[i];
+      if (has(name)) {
+        IdSet left = get(name).difference(o.sets[i]);
+        r = left.isEmpty() && !name.equals("core") ? r.without(name) : r.with(name, left);
       }
     }
     return r;
   }
 
-  /** Intersection per type. */
+  /** Intersection per type: {@code core} (maybe empty) and each shared type with common ids. */
   Children intersection(Children o) {
     Children r = NONE;
     for (int i = 0; i < names.length; i++) {
-      IdSet other = o.get(names[i]);
-      if (!other.isEmpty()) {
-        r = r.with(names[i], sets[i].intersection(other));
+      if (o.has(names[i])) {
+        IdSet common = sets[i].intersection(o.get(names[i]));
+        if (!common.isEmpty()) {
+          r = r.with(names[i], common);
+        }
       }
     }
     return r;
@@ -152,21 +182,17 @@ final class Children {
     return null;
   }
 
-  boolean containsAll(Children o) {
-    for (int i = 0; i < o.names.length; i++) {
-      if (!o.sets[i].isSubsetOf(get(o.names[i]))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** {@code core[0-3],gpu0}: each type with its ids in bracketed form. */
+  /** {@code core[0-3],gpu0}: each non-empty type with its ids in bracketed form. */
   void appendSummary(StringBuilder sb) {
+    boolean first = true;
     for (int i = 0; i < names.length; i++) {
-      if (i > 0) {
+      if (sets[i].isEmpty()) {
+        continue;
+      }
+      if (!first) {
         sb.append(',');
       }
+      first = false;
       sb.append(names[i]).append(sets[i].encode(IdSet.Style.BRACKETS));
     }
   }

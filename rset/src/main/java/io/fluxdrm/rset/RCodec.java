@@ -1,23 +1,32 @@
 package io.fluxdrm.rset;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Iterator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.PrimitiveIterator;
+import java.util.Set;
+import java.util.TreeMap;
 
-/** Reads and writes R version 1 JSON (RFC 20) with the checks of flux-core's rlist_from_json. */
+/** Reads and writes R version 1 JSON (RFC 20) as flux-core's rlist_from_json and rlist_to_R. */
 final class RCodec {
 
   static final JsonFactory FACTORY =
@@ -34,9 +43,17 @@ final class RCodec {
   static final ObjectMapper MAPPER =
       new ObjectMapper(FACTORY)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+
+  /** Reads one document of a stream, leaving the next for the following call. */
+  static final com.fasterxml.jackson.databind.ObjectReader STREAM_READER =
+      MAPPER.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** Characters flux-core refuses in a property name it sets. */
+  private static final String FORBIDDEN_IN_NAME = "^&'\"`|()";
 
   private RCodec() {}
 
@@ -48,12 +65,25 @@ final class RCodec {
     return new RsetException(reason, "R: " + pointer + ": " + what);
   }
 
+  /** A JSON value for a message: short text and its type. */
   static String describe(JsonNode n) {
     String text = n.toString();
     if (text.length() > 40) {
       text = text.substring(0, 40) + "...";
     }
-    return text + " (" + n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + ")";
+    return text + " (" + n.getNodeType().toString().toLowerCase(Locale.ROOT) + ")";
+  }
+
+  static JsonParser parser(InputStream in) throws IOException {
+    return FACTORY.createParser(in);
+  }
+
+  static String write(JsonNode n) {
+    try {
+      return MAPPER.writeValueAsString(n);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a JSON tree did not serialize", e);
+    }
   }
 
   static ResourceSet decode(JsonNode root) {
@@ -84,44 +114,37 @@ final class RCodec {
     if (rlite == null) {
       throw error("/execution/R_lite", "is missing (expected: an array)");
     }
-    if (!rlite.isArray()) {
+    if (!rlite.isArray() && !(rlite.isObject() && rlite.isEmpty())) {
       throw error("/execution/R_lite", describe(rlite) + " is not an array");
     }
-    RNode[] nodes = decodeRlite(rlite);
+    List<RNode> nodes = decodeRlite(rlite);
 
     JsonNode nodelist = exec.get("nodelist");
-    if (nodelist != null && !nodelist.isNull()) {
+    if (nodelist != null) {
       nodes = assignHosts(nodes, nodelist);
     }
-    Map<String, IdSet> props = Map.of();
     JsonNode pj = exec.get("properties");
-    if (pj != null && !pj.isNull()) {
-      props = decodeProperties(pj, nodes);
+    if (pj != null) {
+      nodes = assignProperties(nodes, pj);
     }
     double start = time(exec, "starttime");
     double end = time(exec, "expiration");
     long nslots = 0;
     JsonNode ns = exec.get("nslots");
-    if (ns != null && !ns.isNull()) {
+    if (ns != null) {
       if (!ns.isIntegralNumber() || !ns.canConvertToLong()) {
         throw error("/execution/nslots", describe(ns) + " is not an integer");
       }
       nslots = Math.max(0, ns.longValue());
     }
     JsonNode sched = root.get("scheduling");
-    if (sched != null && sched.isNull()) {
-      sched = null;
-    }
-    if (sched != null && !sched.isObject()) {
-      throw error("/scheduling", describe(sched) + " is not an object");
-    }
     return new ResourceSet(
-        nodes, props, start, end, nslots, sched == null ? null : sched.deepCopy());
+        nodes.toArray(new RNode[0]), start, end, nslots, sched == null ? null : sched.deepCopy());
   }
 
   private static double time(JsonNode exec, String key) {
     JsonNode t = exec.get(key);
-    if (t == null || t.isNull()) {
+    if (t == null) {
       return 0;
     }
     if (!t.isNumber()) {
@@ -134,91 +157,64 @@ final class RCodec {
     return v > 0 ? v : 0;
   }
 
-  private static RNode[] decodeRlite(JsonNode rlite) {
-    int n = rlite.size();
-    Children[] kids = new Children[n];
+  /** Targets in flux-core's list order: new ranks appended as met, repeated ranks merged. */
+  private static List<RNode> decodeRlite(JsonNode rlite) {
+    List<RNode> out = new ArrayList<>();
+    Map<Integer, Integer> at = new HashMap<>();
     long total = 0;
-    List<IdSet> rankSets = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      String at = "/execution/R_lite/" + i;
+    for (int i = 0; i < rlite.size(); i++) {
+      String ptr = "/execution/R_lite/" + i;
       JsonNode e = rlite.get(i);
       if (!e.isObject()) {
-        throw error(at, describe(e) + " is not an object (expected: {rank, children})");
+        throw error(ptr, describe(e) + " is not an object (expected: {rank, children})");
       }
       JsonNode rank = e.get("rank");
       if (rank == null) {
-        throw error(at + "/rank", "is missing (expected: an idset string)");
+        throw error(ptr + "/rank", "is missing (expected: an idset string)");
       }
       if (!rank.isTextual()) {
-        throw error(at + "/rank", describe(rank) + " is not a string (expected: an idset string)");
+        throw error(ptr + "/rank", describe(rank) + " is not a string (expected: an idset string)");
       }
-      IdSet ranks = idset(at + "/rank", rank.textValue());
+      IdSet ranks = idset(ptr + "/rank", rank.textValue());
       total += ranks.count();
       if (total > ResourceSet.MAX_RANKS) {
         throw error(
             RsetException.Reason.RANGE,
-            at + "/rank",
+            ptr + "/rank",
             "R names more than " + ResourceSet.MAX_RANKS + " ranks (expected: at most that many)");
       }
-      rankSets.add(ranks);
       JsonNode children = e.get("children");
       if (children == null) {
-        throw error(at + "/children", "is missing (expected: an object)");
+        throw error(ptr + "/children", "is missing (expected: an object)");
       }
       if (!children.isObject()) {
-        throw error(at + "/children", describe(children) + " is not an object");
+        throw error(ptr + "/children", describe(children) + " is not an object");
       }
       Children c = Children.NONE;
-      Iterator<Map.Entry<String, JsonNode>> it = children.properties().iterator();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> f = it.next();
-        String cat = at + "/children/" + pointerEscape(f.getKey());
+      for (Map.Entry<String, JsonNode> f : children.properties()) {
+        String cptr = ptr + "/children/" + pointerEscape(f.getKey());
         if (!f.getValue().isTextual()) {
-          throw error(cat, describe(f.getValue()) + " is not a string (expected: an idset string)");
+          throw error(
+              cptr, describe(f.getValue()) + " is not a string (expected: an idset string)");
         }
-        c = c.with(f.getKey(), idset(cat, f.getValue().textValue()));
+        c = c.with(f.getKey(), idset(cptr, f.getValue().textValue()));
       }
-      kids[i] = c;
-    }
-    // one node per rank; entries naming the same rank are merged, shared ids are an error
-    int[] order = new int[(int) total];
-    int[] entryOf = new int[(int) total];
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-      for (java.util.PrimitiveIterator.OfInt r = rankSets.get(i).iterator(); r.hasNext(); ) {
-        order[k] = r.nextInt();
-        entryOf[k] = i;
-        k++;
-      }
-    }
-    boolean sorted = true;
-    for (int j = 1; j < k && sorted; j++) {
-      sorted = order[j] > order[j - 1];
-    }
-    if (!sorted) {
-      long[] packed = new long[k];
-      for (int j = 0; j < k; j++) {
-        packed[j] = ((long) order[j] << 32) | entryOf[j];
-      }
-      Arrays.sort(packed);
-      for (int j = 0; j < k; j++) {
-        order[j] = (int) (packed[j] >>> 32);
-        entryOf[j] = (int) packed[j];
-      }
-    }
-    List<RNode> out = new ArrayList<>(k);
-    for (int j = 0; j < k; j++) {
-      Children c = kids[entryOf[j]];
-      int rank = order[j];
-      if (!out.isEmpty() && out.get(out.size() - 1).rank() == rank) {
-        RNode prev = out.get(out.size() - 1);
+      for (PrimitiveIterator.OfInt it = ranks.iterator(); it.hasNext(); ) {
+        int r = it.nextInt();
+        Integer p = at.get(r);
+        if (p == null) {
+          at.put(r, out.size());
+          out.add(new RNode(r, null, c));
+          continue;
+        }
+        RNode prev = out.get(p);
         String shared = prev.children().overlap(c);
         if (shared != null) {
           throw error(
               RsetException.Reason.EXISTS,
-              "/execution/R_lite/" + entryOf[j],
+              ptr,
               "rank "
-                  + rank
+                  + r
                   + " has "
                   + shared
                   + " "
@@ -228,12 +224,10 @@ final class RCodec {
                       .encode(IdSet.Style.RANGES)
                   + " more than once (expected: each id once per rank)");
         }
-        out.set(out.size() - 1, prev.withChildren(prev.children().union(c)));
-      } else {
-        out.add(new RNode(rank, null, c));
+        out.set(p, prev.withChildren(prev.children().union(c)));
       }
     }
-    return out.toArray(new RNode[0]);
+    return out;
   }
 
   static String pointerEscape(String key) {
@@ -248,99 +242,133 @@ final class RCodec {
     }
   }
 
-  private static RNode[] assignHosts(RNode[] nodes, JsonNode nodelist) {
-    String at = "/execution/nodelist";
+  /** Hosts given to the targets in ascending rank order; the targets end up in rank order. */
+  private static List<RNode> assignHosts(List<RNode> nodes, JsonNode nodelist) {
+    String ptr = "/execution/nodelist";
     if (!nodelist.isArray()) {
-      throw error(at, describe(nodelist) + " is not an array (expected: an array of hostlists)");
+      throw error(ptr, describe(nodelist) + " is not an array (expected: an array of hostlists)");
     }
     List<Hostlist> parts = new ArrayList<>(nodelist.size());
     long total = 0;
     for (int i = 0; i < nodelist.size(); i++) {
       JsonNode e = nodelist.get(i);
       if (!e.isTextual()) {
-        throw error(at + "/" + i, describe(e) + " is not a string (expected: a hostlist)");
+        throw error(ptr + "/" + i, describe(e) + " is not a string (expected: a hostlist)");
       }
       Hostlist h;
       try {
         h = Hostlist.parse(e.textValue());
       } catch (RsetException ex) {
-        throw new RsetException(ex.reason(), "R: " + at + "/" + i + ": " + ex.getMessage());
+        throw new RsetException(ex.reason(), "R: " + ptr + "/" + i + ": " + ex.getMessage());
       }
       total += h.count();
+      if (total > ResourceSet.MAX_RANKS) {
+        break;
+      }
       parts.add(h);
     }
-    if (total != nodes.length) {
+    if (total != nodes.size()) {
       throw error(
-          at,
+          ptr,
           "names "
               + total
               + " host"
               + (total == 1 ? "" : "s")
               + " for "
-              + nodes.length
+              + nodes.size()
               + " rank"
-              + (nodes.length == 1 ? "" : "s")
+              + (nodes.size() == 1 ? "" : "s")
               + " (expected: one host per rank)");
     }
-    RNode[] out = new RNode[nodes.length];
+    List<RNode> sorted = new ArrayList<>(nodes);
+    sorted.sort((a, b) -> Integer.compare(a.rank(), b.rank()));
+    List<RNode> out = new ArrayList<>(sorted.size());
     int k = 0;
     for (Hostlist h : parts) {
       for (String host : h.expand()) {
-        RNode n = nodes[k];
-        out[k++] = new RNode(n.rank(), host, n.children());
+        out.add(sorted.get(k++).withHost(host));
       }
     }
     return out;
   }
 
-  private static Map<String, IdSet> decodeProperties(JsonNode pj, RNode[] nodes) {
-    String at = "/execution/properties";
+  private static List<RNode> assignProperties(List<RNode> nodes, JsonNode pj) {
+    String ptr = "/execution/properties";
     if (!pj.isObject()) {
-      throw error(at, describe(pj) + ": properties must be an object");
+      throw error(ptr, describe(pj) + ": properties must be an object");
     }
-    IdSet all = ranksOf(nodes);
     Map<String, IdSet> props = new LinkedHashMap<>();
-    Iterator<Map.Entry<String, JsonNode>> it = pj.properties().iterator();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> f = it.next();
+    for (Map.Entry<String, JsonNode> f : pj.properties()) {
       String name = f.getKey();
-      String pat = at + "/" + pointerEscape(name);
-      checkPropertyName(pat, name);
+      String pptr = ptr + "/" + pointerEscape(name);
       if (!f.getValue().isTextual()) {
         throw error(
-            pat,
-            "properties value " + describe(f.getValue()) + " is not a string (expected: an idset)");
+            pptr, "properties value '" + f.getValue() + "' not a string (expected: an idset)");
       }
-      IdSet ranks = idset(pat, f.getValue().textValue());
-      IdSet missing = ranks.difference(all);
-      if (!missing.isEmpty()) {
+      try {
+        checkPropertyName(name);
+      } catch (RsetException e) {
+        throw new RsetException("R: " + pptr + ": " + e.getMessage());
+      }
+      IdSet ranks;
+      try {
+        ranks = IdSet.parse(f.getValue().textValue());
+      } catch (RsetException e) {
         throw error(
-            RsetException.Reason.NOT_FOUND,
-            pat,
-            "ranks " + missing + " not found in target resource list");
+            pptr,
+            "invalid idset '"
+                + IdSet.abbreviate(f.getValue().textValue())
+                + "' specified for property \""
+                + name
+                + "\"");
       }
-      if (!ranks.isEmpty()) {
-        props.put(name, ranks);
+      props.put(name, ranks);
+    }
+    Map<Integer, Integer> at = new HashMap<>(nodes.size() * 2);
+    IdSet.Builder all = IdSet.builder();
+    for (int i = 0; i < nodes.size(); i++) {
+      at.put(nodes.get(i).rank(), i);
+      all.add(nodes.get(i).rank());
+    }
+    IdSet ranksOfR = all.build();
+    List<RNode> out = new ArrayList<>(nodes);
+    for (Map.Entry<String, IdSet> e : props.entrySet()) {
+      IdSet missing = e.getValue().difference(ranksOfR);
+      if (!missing.isEmpty()) {
+        RsetException x = ranksNotFound(missing);
+        throw new RsetException(
+            x.reason(), "R: " + ptr + "/" + pointerEscape(e.getKey()) + ": " + x.getMessage());
+      }
+      Set<String> one = Set.of(e.getKey());
+      for (PrimitiveIterator.OfInt it = e.getValue().iterator(); it.hasNext(); ) {
+        int p = at.get(it.nextInt());
+        out.set(p, out.get(p).plusProperties(one));
       }
     }
-    return props;
+    return out;
   }
 
-  /** Characters RFC 20 forbids in property names. */
-  static void checkPropertyName(String where, String name) {
-    if (name.isEmpty()) {
-      throw error(where, "property name is empty");
-    }
+  static RsetException ranksNotFound(IdSet missing) {
+    return new RsetException(
+        RsetException.Reason.NOT_FOUND,
+        (missing.count() == 1 ? "rank " : "ranks ")
+            + missing
+            + " not found in target resource list");
+  }
+
+  /** A property name may hold any character but those flux-core refuses: ^ & ' " ` | ( ). */
+  static void checkPropertyName(String name) {
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
-      if ("!&'\"^`|()".indexOf(c) >= 0 || Character.isWhitespace(c) || c < 0x20) {
-        throw error(
-            where,
+      if (FORBIDDEN_IN_NAME.indexOf(c) >= 0) {
+        throw new RsetException(
             "invalid character '"
                 + c
                 + "' in property \""
                 + name
-                + "\" (expected: none of !&'\"^`|() or space)");
+                + "\" (expected: none of "
+                + FORBIDDEN_IN_NAME
+                + ")");
       }
     }
   }
@@ -358,43 +386,52 @@ final class RCodec {
     root.put("version", 1);
     ObjectNode exec = root.putObject("execution");
     ArrayNode rlite = exec.putArray("R_lite");
+    RNode[] nodes = r.byRank();
     Map<Children, IdSet.Builder> groups = new LinkedHashMap<>();
-    RNode[] nodes = r.nodes();
-    boolean hosts = nodes.length > 0;
+    boolean hosts = true;
+    Map<String, IdSet.Builder> props = new TreeMap<>();
     for (RNode n : nodes) {
       groups.computeIfAbsent(n.children(), c -> IdSet.builder()).add(n.rank());
       hosts &= n.host() != null;
+      for (String p : n.properties()) {
+        props.computeIfAbsent(p, x -> IdSet.builder()).add(n.rank());
+      }
     }
     for (Map.Entry<Children, IdSet.Builder> g : groups.entrySet()) {
+      Children c = g.getKey();
+      if (c.isEmpty()) {
+        continue;
+      }
       ObjectNode e = rlite.addObject();
       e.put("rank", g.getValue().build().toString());
       ObjectNode ch = e.putObject("children");
-      Children c = g.getKey();
       for (int i = 0; i < c.size(); i++) {
-        ch.put(c.name(i), c.set(i).toString());
+        if (!c.set(i).isEmpty()) {
+          ch.put(c.name(i), c.set(i).toString());
+        }
       }
     }
-    exec.put("starttime", r.starttime());
-    exec.put("expiration", r.expiration());
     if (r.nslots() > 0) {
       exec.put("nslots", r.nslots());
     }
+    exec.set("starttime", seconds(r.starttime()));
+    exec.set("expiration", seconds(r.expiration()));
     if (hosts) {
-      exec.putArray("nodelist").add(r.nodelist().toString());
+      exec.putArray("nodelist").add(nodes.length == 0 ? "" : r.nodelist().toString());
     }
-    if (!r.properties().isEmpty()) {
+    if (!props.isEmpty()) {
       ObjectNode p = exec.putObject("properties");
-      for (Map.Entry<String, IdSet> e : r.properties().entrySet()) {
-        p.put(e.getKey(), e.getValue().toString());
-      }
+      props.forEach((k, v) -> p.put(k, v.build().toString()));
     }
-    if (r.scheduling() != null) {
-      root.set("scheduling", r.scheduling().deepCopy());
+    if (r.schedulingShared() != null) {
+      root.set("scheduling", r.schedulingShared().deepCopy());
     }
     return root;
   }
 
-  static JsonParser parser(java.io.InputStream in) throws java.io.IOException {
-    return FACTORY.createParser(in);
+  /** Epoch seconds as a real written plainly: 0.0, 1795966031.0037868. */
+  private static DecimalNode seconds(double v) {
+    BigDecimal d = new BigDecimal(Double.toString(v));
+    return DecimalNode.valueOf(d.scale() <= 0 ? d.setScale(1) : d);
   }
 }

@@ -5,47 +5,55 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.PrimitiveIterator;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * An immutable RFC 20 resource set (R version 1): execution targets by rank, each with a host name
- * and its resources ({@code core}, {@code gpu}, ...), rank properties, {@code starttime}, {@code
- * expiration}, {@code nslots} and the opaque {@code scheduling} object.
+ * An immutable RFC 20 resource set (R version 1): execution targets, each with a rank, a host name,
+ * its resources ({@code core}, {@code gpu}, ...) and properties; plus {@code starttime}, {@code
+ * expiration}, {@code nslots} and the opaque {@code scheduling} value.
  *
- * <p>Parsing follows flux-core's {@code rlist_from_json()}; {@link #toJson()} follows {@code
- * rlist_to_R()} (ranks with identical resources share one R_lite entry, one compressed nodelist
- * string, times always written). The operations are those of flux-core's librlist and work by rank:
- * a rank left without resources disappears, with its host and its properties.
+ * <p>It behaves as flux-core's librlist, so that {@code fluxdrm R} prints what {@code flux R}
+ * prints: parsing follows {@code rlist_from_json()}, {@link #toJson()} follows {@code rlist_to_R()}
+ * (ranks with identical resources share one R_lite entry, one compressed nodelist string, times
+ * always written), and each operation keeps librlist's rules for which operand's host names,
+ * properties, times and {@code scheduling} survive. The targets keep librlist's list order, which
+ * {@link #summary()} follows; the JSON is always in rank order. Operations work by rank: a rank
+ * left without resources disappears with its host and properties.
  */
 public final class ResourceSet {
 
   /** Most ranks one R may name. */
   public static final int MAX_RANKS = 1 << 20;
 
-  private static final ResourceSet EMPTY = new ResourceSet(new RNode[0], Map.of(), 0, 0, 0, null);
+  private static final RNode[] NO_NODES = new RNode[0];
+  private static final ResourceSet EMPTY = new ResourceSet(NO_NODES, 0, 0, 0, null);
 
+  /** Targets in list order. */
   private final RNode[] nodes;
-  private final Map<String, IdSet> properties;
+
   private final double starttime;
   private final double expiration;
   private final long nslots;
+
+  /** Null when absent; a JSON null is kept as such, as flux-core does. */
   private final JsonNode scheduling;
 
+  /** Ranks in ascending order and the list position of each; built on first use. */
+  private int[] sortedRanks;
+
+  private int[] positions;
+
   ResourceSet(
-      RNode[] nodes,
-      Map<String, IdSet> properties,
-      double starttime,
-      double expiration,
-      long nslots,
-      JsonNode scheduling) {
+      RNode[] nodes, double starttime, double expiration, long nslots, JsonNode scheduling) {
     this.nodes = nodes;
-    this.properties =
-        properties.isEmpty()
-            ? Map.of()
-            : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
     this.starttime = starttime;
     this.expiration = expiration;
     this.nslots = nslots;
@@ -71,6 +79,12 @@ public final class ResourceSet {
     return RCodec.decode(root);
   }
 
+  /** Decodes R from a JSON tree. */
+  public static ResourceSet fromJson(JsonNode root) {
+    return RCodec.decode(root);
+  }
+
+  /** Jackson's complaint, on one line, with where it was found. */
   static String jsonProblem(JsonProcessingException e) {
     String msg = e.getOriginalMessage();
     if (msg == null) {
@@ -91,13 +105,63 @@ public final class ResourceSet {
         : msg + " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
   }
 
-  /** Decodes R from a JSON tree. */
-  public static ResourceSet fromJson(JsonNode root) {
-    return RCodec.decode(root);
+  /** Result of reading a stream of R documents. */
+  public record Documents(List<ResourceSet> sets, String ignored) {}
+
+  /**
+   * Decodes a stream of concatenated R documents as {@code flux R} reads stdin: documents are read
+   * until the stream ends or the first one that is not JSON; that rest is ignored (and described in
+   * {@link Documents#ignored()}), unless no document was read at all.
+   *
+   * @param what names the stream in messages, e.g. {@code "stdin"}
+   * @throws RsetException when no document could be read, or a document is JSON but not a valid R
+   */
+  public static Documents parseAll(java.io.InputStream in, String what) {
+    List<ResourceSet> out = new ArrayList<>();
+    String ignored = null;
+    try (com.fasterxml.jackson.core.JsonParser p = RCodec.parser(in)) {
+      while (true) {
+        JsonNode doc;
+        try {
+          com.fasterxml.jackson.core.JsonToken t = p.nextToken();
+          if (t == null) {
+            break;
+          }
+          if (t != com.fasterxml.jackson.core.JsonToken.START_OBJECT
+              && t != com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+            throw new com.fasterxml.jackson.core.JsonParseException(
+                p, "expected '{' or '[' to start a document, found " + t.asString());
+          }
+          doc = RCodec.STREAM_READER.readTree(p);
+        } catch (JsonProcessingException e) {
+          if (out.isEmpty()) {
+            throw new RsetException(
+                "failed to read an R object from " + what + ": " + jsonProblem(e));
+          }
+          ignored = "after document " + out.size() + ": " + jsonProblem(e);
+          break;
+        }
+        try {
+          out.add(RCodec.decode(doc));
+        } catch (RsetException e) {
+          throw new RsetException(
+              e.reason(),
+              "failed to decode R on "
+                  + what
+                  + " (document "
+                  + (out.size() + 1)
+                  + "): "
+                  + e.getMessage().replaceFirst("^R: ", ""));
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new RsetException("failed to read R from " + what + ": " + e.getMessage());
+    }
+    return new Documents(out, ignored);
   }
 
   /**
-   * An R whose ranks all have the same cores and GPUs, as {@code flux R encode} builds it.
+   * An R whose ranks all hold the same cores and GPUs, as {@code flux R encode} builds it.
    *
    * @param hosts host names for the ranks in ascending order, or null for none
    * @throws RsetException when the host count differs from the rank count
@@ -105,7 +169,8 @@ public final class ResourceSet {
   public static ResourceSet of(IdSet ranks, IdSet cores, IdSet gpus, Hostlist hosts) {
     if (ranks.count() > MAX_RANKS) {
       throw new RsetException(
-          RsetException.Reason.RANGE, "R: " + ranks.count() + " ranks is more than " + MAX_RANKS);
+          RsetException.Reason.RANGE,
+          "R: " + ranks.count() + " ranks is more than " + MAX_RANKS + " (expected: fewer)");
     }
     if (hosts != null && hosts.count() != ranks.count()) {
       throw new RsetException(
@@ -115,14 +180,17 @@ public final class ResourceSet {
               + ranks.count()
               + " ranks (expected: one host per rank)");
     }
-    Children c = Children.NONE.with("core", cores).with("gpu", gpus);
+    Children c = Children.NONE.with("core", cores);
+    if (!gpus.isEmpty()) {
+      c = c.with("gpu", gpus);
+    }
     List<String> names = hosts == null ? null : hosts.expand();
     RNode[] out = new RNode[(int) ranks.count()];
     int k = 0;
-    for (java.util.PrimitiveIterator.OfInt it = ranks.iterator(); it.hasNext(); k++) {
+    for (PrimitiveIterator.OfInt it = ranks.iterator(); it.hasNext(); k++) {
       out[k] = new RNode(it.nextInt(), names == null ? null : names.get(k), c);
     }
-    return new ResourceSet(out, Map.of(), 0, 0, 0, null);
+    return new ResourceSet(out, 0, 0, 0, null);
   }
 
   /** The RFC 20 JSON of this set, as flux-core's {@code rlist_to_R()} writes it. */
@@ -133,20 +201,70 @@ public final class ResourceSet {
   /** Compact JSON text of {@link #toJson()}. */
   @Override
   public String toString() {
-    return toJson().toString();
+    return RCodec.write(toJson());
   }
 
   RNode[] nodes() {
     return nodes;
   }
 
+  // ---- rank index ---------------------------------------------------------------------------
+
+  private void index() {
+    if (sortedRanks != null) {
+      return;
+    }
+    int n = nodes.length;
+    int[] ranks = new int[n];
+    int[] pos = new int[n];
+    boolean sorted = true;
+    for (int i = 0; i < n; i++) {
+      ranks[i] = nodes[i].rank();
+      pos[i] = i;
+      if (i > 0 && ranks[i] <= ranks[i - 1]) {
+        sorted = false;
+      }
+    }
+    if (!sorted) {
+      long[] packed = new long[n];
+      for (int i = 0; i < n; i++) {
+        packed[i] = ((long) nodes[i].rank() << 32) | i;
+      }
+      Arrays.sort(packed);
+      for (int i = 0; i < n; i++) {
+        ranks[i] = (int) (packed[i] >>> 32);
+        pos[i] = (int) packed[i];
+      }
+    }
+    positions = pos;
+    sortedRanks = ranks;
+  }
+
+  /** List position of the target with {@code rank}, or -1. */
+  private int position(int rank) {
+    index();
+    int i = Arrays.binarySearch(sortedRanks, rank);
+    return i >= 0 ? positions[i] : -1;
+  }
+
+  /** Targets in ascending rank order. */
+  RNode[] byRank() {
+    index();
+    RNode[] out = new RNode[nodes.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = nodes[positions[i]];
+    }
+    return out;
+  }
+
   // ---- queries ------------------------------------------------------------------------------
 
+  /** Whether the set has no targets. */
   public boolean isEmpty() {
     return nodes.length == 0;
   }
 
-  /** Number of ranks (execution targets). */
+  /** Number of targets (ranks), those without resources included. */
   public int nnodes() {
     return nodes.length;
   }
@@ -167,34 +285,34 @@ public final class ResourceSet {
 
   /** The resources of {@code type} on {@code rank}; empty when there are none. */
   public IdSet resources(int rank, String type) {
-    RNode n = find(rank);
-    return n == null ? IdSet.empty() : n.children().get(type);
+    int p = position(rank);
+    return p < 0 ? IdSet.empty() : nodes[p].children().get(type);
   }
 
-  /** The host name of {@code rank}, or null when the rank is absent or R has no nodelist. */
+  /** The host name of {@code rank}, or null when the rank is absent or has no host name. */
   public String host(int rank) {
-    RNode n = find(rank);
-    return n == null ? null : n.host();
+    int p = position(rank);
+    return p < 0 ? null : nodes[p].host();
   }
 
-  /** Whether every rank has a host name (R carries a nodelist). */
+  /** Whether every rank has a host name. */
   public boolean hasNodelist() {
     for (RNode n : nodes) {
       if (n.host() == null) {
         return false;
       }
     }
-    return nodes.length > 0;
+    return true;
   }
 
   /**
    * Host names in rank order.
    *
-   * @throws RsetException when R has no nodelist
+   * @throws RsetException NOT_FOUND when some rank has no host name
    */
   public Hostlist nodelist() {
     List<String> hosts = new ArrayList<>(nodes.length);
-    for (RNode n : nodes) {
+    for (RNode n : byRank()) {
       if (n.host() == null) {
         throw new RsetException(
             RsetException.Reason.NOT_FOUND,
@@ -205,9 +323,17 @@ public final class ResourceSet {
     return Hostlist.of(hosts);
   }
 
-  /** Property name to the ranks that have it, in insertion order. */
+  /** Property name to the ranks that have it, names sorted. */
   public Map<String, IdSet> properties() {
-    return properties;
+    Map<String, IdSet.Builder> b = new TreeMap<>();
+    for (RNode n : nodes) {
+      for (String p : n.properties()) {
+        b.computeIfAbsent(p, x -> IdSet.builder()).add(n.rank());
+      }
+    }
+    Map<String, IdSet> out = new LinkedHashMap<>();
+    b.forEach((k, v) -> out.put(k, v.build()));
+    return Collections.unmodifiableMap(out);
   }
 
   public double starttime() {
@@ -223,92 +349,65 @@ public final class ResourceSet {
     return nslots;
   }
 
-  /** The opaque {@code scheduling} object, or null. */
+  /** The opaque {@code scheduling} value (maybe a JSON null), or null when absent. */
   public JsonNode scheduling() {
     return scheduling == null ? null : scheduling.deepCopy();
   }
 
-  private RNode find(int rank) {
-    int i = indexOf(rank);
-    return i >= 0 ? nodes[i] : null;
+  JsonNode schedulingShared() {
+    return scheduling;
   }
 
-  private int indexOf(int rank) {
-    int lo = 0;
-    int hi = nodes.length - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      int r = nodes[mid].rank();
-      if (r < rank) {
-        lo = mid + 1;
-      } else if (r > rank) {
-        hi = mid - 1;
-      } else {
-        return mid;
+  /** Whether some target holds no resource at all (kept by flux-core, left out of R_lite). */
+  public boolean hasEmptyTarget() {
+    for (RNode n : nodes) {
+      if (n.isEmpty()) {
+        return true;
       }
     }
-    return -1;
+    return false;
   }
 
   /**
-   * The one-line summary of flux-core's {@code rlist_dumps()}: ranks with identical resources
-   * grouped, e.g. {@code rank[0-1]/core[0-3],gpu0 rank2/core[0-7]}; empty for an empty set.
+   * The one-line summary of flux-core's {@code rlist_dumps()}: targets with identical resources
+   * grouped in order of first appearance, e.g. {@code rank[0-1]/core[0-3],gpu0 rank2/core[0-7]};
+   * empty for a set without resources.
    */
   public String summary() {
-    StringBuilder sb = new StringBuilder();
-    int i = 0;
-    while (i < nodes.length) {
-      Children c = nodes[i].children();
-      IdSet.Builder ranks = IdSet.builder();
-      int j = i;
-      while (j < nodes.length && nodes[j].children().equals(c)) {
-        ranks.add(nodes[j].rank());
-        j++;
+    Map<Children, IdSet.Builder> groups = new LinkedHashMap<>();
+    for (RNode n : nodes) {
+      if (!n.isEmpty()) {
+        groups.computeIfAbsent(n.children(), c -> IdSet.builder()).add(n.rank());
       }
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<Children, IdSet.Builder> g : groups.entrySet()) {
       if (sb.length() > 0) {
         sb.append(' ');
       }
-      sb.append("rank").append(ranks.build().encode(IdSet.Style.BRACKETS)).append('/');
-      c.appendSummary(sb);
-      i = j;
+      sb.append("rank").append(g.getValue().build().encode(IdSet.Style.BRACKETS)).append('/');
+      g.getKey().appendSummary(sb);
     }
     return sb.toString();
   }
 
-  // ---- building new sets --------------------------------------------------------------------
+  // ---- new sets ------------------------------------------------------------------------------
 
-  private ResourceSet withNodes(RNode[] n, Map<String, IdSet> props) {
-    return new ResourceSet(
-        n, restrict(props, n), starttime, expiration, nslots, n.length == 0 ? null : scheduling);
-  }
-
-  private static Map<String, IdSet> restrict(Map<String, IdSet> props, RNode[] n) {
-    if (props.isEmpty()) {
-      return props;
-    }
-    IdSet ranks = RCodec.ranksOf(n);
-    Map<String, IdSet> out = new LinkedHashMap<>();
-    for (Map.Entry<String, IdSet> e : props.entrySet()) {
-      IdSet r = e.getValue().intersection(ranks);
-      if (!r.isEmpty()) {
-        out.put(e.getKey(), r);
-      }
-    }
-    return out;
-  }
-
-  /** This set with other times. */
+  /** This set with other times (negative values become 0, "unset"). */
   public ResourceSet withTimes(double start, double end) {
-    return new ResourceSet(
-        nodes, properties, Math.max(0, start), Math.max(0, end), nslots, scheduling);
+    return new ResourceSet(nodes, Math.max(0, start), Math.max(0, end), nslots, scheduling);
   }
 
   /** This set with {@code nslots} set (0 removes it). */
   public ResourceSet withNslots(long n) {
-    return new ResourceSet(nodes, properties, starttime, expiration, Math.max(0, n), scheduling);
+    return new ResourceSet(nodes, starttime, expiration, Math.max(0, n), scheduling);
   }
 
-  /** This set with its hosts named, in rank order. */
+  /**
+   * This set with its targets' host names given in rank order.
+   *
+   * @throws RsetException when the host count differs from the rank count
+   */
   public ResourceSet withHosts(Hostlist hosts) {
     if (hosts.count() != nodes.length) {
       throw new RsetException(
@@ -319,204 +418,233 @@ public final class ResourceSet {
               + " ranks (expected: one host per rank)");
     }
     List<String> names = hosts.expand();
+    RNode[] sorted = byRank();
     RNode[] out = new RNode[nodes.length];
-    for (int i = 0; i < nodes.length; i++) {
-      out[i] = new RNode(nodes[i].rank(), names.get(i), nodes[i].children());
+    for (int i = 0; i < sorted.length; i++) {
+      out[i] = sorted[i].withHost(names.get(i));
     }
-    return new ResourceSet(out, properties, starttime, expiration, nslots, scheduling);
+    return new ResourceSet(out, starttime, expiration, nslots, scheduling);
   }
 
   /**
-   * This set with property {@code name} on {@code ranks} added to the ranks that already have it.
+   * This set with properties added to ranks ({@code rlist_assign_properties}): every name is
+   * checked first, then each is added in order.
    *
-   * @throws RsetException for a name with a forbidden character or ranks not in the set
+   * @param props property name to ranks, in the order to apply them
+   * @throws RsetException for a forbidden character in a name, or ranks that are not in the set
    */
-  public ResourceSet withProperty(String name, IdSet ranks) {
-    RCodec.checkPropertyName("/execution/properties", name);
-    IdSet missing = ranks.difference(ranks());
-    if (!missing.isEmpty()) {
-      throw new RsetException(
-          RsetException.Reason.NOT_FOUND,
-          "R: property \"" + name + "\": ranks " + missing + " not found in target resource list");
+  public ResourceSet withProperties(Map<String, IdSet> props) {
+    for (String name : props.keySet()) {
+      RCodec.checkPropertyName(name);
     }
-    Map<String, IdSet> p = new LinkedHashMap<>(properties);
-    p.merge(name, ranks, IdSet::union);
-    p.values().removeIf(IdSet::isEmpty);
-    return new ResourceSet(nodes, p, starttime, expiration, nslots, scheduling);
+    RNode[] out = nodes.clone();
+    for (Map.Entry<String, IdSet> e : props.entrySet()) {
+      IdSet missing = e.getValue().difference(ranks());
+      if (!missing.isEmpty()) {
+        throw RCodec.ranksNotFound(missing);
+      }
+      Set<String> one = Set.of(e.getKey());
+      for (PrimitiveIterator.OfInt it = e.getValue().iterator(); it.hasNext(); ) {
+        int p = position(it.nextInt());
+        out[p] = out[p].plusProperties(one);
+      }
+    }
+    return new ResourceSet(out, starttime, expiration, nslots, scheduling);
   }
 
-  /** Merges per rank; a rank in both gets the union of its resources. */
-  private static RNode[] mergeNodes(
-      RNode[] a, RNode[] b, boolean disjoint, ResourceSet ra, ResourceSet rb) {
-    RNode[] out = new RNode[a.length + b.length];
-    int i = 0;
-    int j = 0;
-    int n = 0;
-    while (i < a.length || j < b.length) {
-      if (j >= b.length || (i < a.length && a[i].rank() < b[j].rank())) {
-        out[n++] = a[i++];
-      } else if (i >= a.length || b[j].rank() < a[i].rank()) {
-        out[n++] = b[j++];
+  /** This set with one property added to {@code ranks}. */
+  public ResourceSet withProperty(String name, IdSet ranks) {
+    return withProperties(Map.of(name, ranks));
+  }
+
+  /** Appends in place into {@code list}/{@code at} as rlist_append: merge by rank, else add. */
+  private static void appendInto(
+      List<RNode> list, Map<Integer, Integer> at, RNode[] add, boolean disjoint) {
+    for (RNode y : add) {
+      Integer p = at.get(y.rank());
+      if (p == null) {
+        at.put(y.rank(), list.size());
+        list.add(y);
       } else {
-        RNode x = a[i++];
-        RNode y = b[j++];
-        if (disjoint && x.children().overlap(y.children()) != null) {
+        RNode x = list.get(p);
+        String shared = x.children().overlap(y.children());
+        if (disjoint && shared != null) {
           throw new RsetException(
               RsetException.Reason.EXISTS,
-              "R objects '" + ra.summary() + "' and '" + rb.summary() + "' overlap");
+              "R: rank "
+                  + y.rank()
+                  + " holds "
+                  + shared
+                  + " "
+                  + x.children()
+                      .get(shared)
+                      .intersection(y.children().get(shared))
+                      .encode(IdSet.Style.BRACKETS)
+                  + " in both sets (expected: disjoint resources)");
         }
-        RNode m = x.withChildren(x.children().union(y.children()));
-        if (m.host() == null && y.host() != null) {
-          m = new RNode(m.rank(), y.host(), m.children());
-        }
-        out[n++] = m;
+        list.set(
+            p, x.withChildren(x.children().union(y.children())).plusProperties(y.properties()));
       }
     }
-    return n == out.length ? out : Arrays.copyOf(out, n);
   }
 
-  private static Map<String, IdSet> mergeProperties(Map<String, IdSet> a, Map<String, IdSet> b) {
-    if (b.isEmpty()) {
-      return a;
+  private static Map<Integer, Integer> positionsOf(List<RNode> list) {
+    Map<Integer, Integer> at = new HashMap<>(list.size() * 2);
+    for (int i = 0; i < list.size(); i++) {
+      at.put(list.get(i).rank(), i);
     }
-    Map<String, IdSet> p = new LinkedHashMap<>(a);
-    for (Map.Entry<String, IdSet> e : b.entrySet()) {
-      p.merge(e.getKey(), e.getValue(), IdSet::union);
-    }
-    return p;
-  }
-
-  private ResourceSet merged(ResourceSet other, boolean disjoint) {
-    RNode[] n = mergeNodes(nodes, other.nodes, disjoint, this, other);
-    JsonNode sched = scheduling != null ? scheduling : other.scheduling;
-    return new ResourceSet(
-        n, mergeProperties(properties, other.properties), starttime, expiration, nslots, sched);
-  }
-
-  /** This set ∪ other: ranks of both; a rank in both gets the union of its resources. */
-  public ResourceSet union(ResourceSet other) {
-    if (other.isEmpty() && other.properties.isEmpty()) {
-      return this;
-    }
-    return merged(other, false);
+    return at;
   }
 
   /**
-   * This set with other's resources added, which must not share any id with it ({@code
-   * rlist_append}).
+   * This set with {@code other}'s targets added ({@code rlist_append}): a rank in both keeps this
+   * set's host name and gets other's properties too. Times and nslots are not carried over (the
+   * result is a new allocation in librlist's terms); {@code scheduling} is this set's, or other's.
    *
-   * @throws RsetException with reason EXISTS when a rank holds an id of the same type in both
+   * @throws RsetException EXISTS when a rank holds an id of the same type in both
    */
   public ResourceSet append(ResourceSet other) {
-    return merged(other, true);
-  }
-
-  /** This set − other, by rank: ids of other's ranks removed; ranks left empty disappear. */
-  public ResourceSet diff(ResourceSet other) {
-    RNode[] out = new RNode[nodes.length];
-    int n = 0;
-    int j = 0;
-    RNode[] b = other.nodes;
-    for (RNode x : nodes) {
-      while (j < b.length && b[j].rank() < x.rank()) {
-        j++;
-      }
-      if (j < b.length && b[j].rank() == x.rank()) {
-        Children c = x.children().difference(b[j].children());
-        if (!c.isEmpty()) {
-          out[n++] = x.withChildren(c);
-        }
-      } else {
-        out[n++] = x;
-      }
-    }
-    return withNodes(Arrays.copyOf(out, n), properties);
-  }
-
-  /** This set ∩ other, by rank: ids both hold on the ranks both name. */
-  public ResourceSet intersect(ResourceSet other) {
-    RNode[] out = new RNode[Math.min(nodes.length, other.nodes.length)];
-    int n = 0;
-    int j = 0;
-    RNode[] b = other.nodes;
-    for (RNode x : nodes) {
-      while (j < b.length && b[j].rank() < x.rank()) {
-        j++;
-      }
-      if (j < b.length && b[j].rank() == x.rank()) {
-        Children c = x.children().intersection(b[j].children());
-        if (!c.isEmpty()) {
-          out[n++] = x.withChildren(c);
-        }
-      }
-    }
-    return withNodes(Arrays.copyOf(out, n), properties);
-  }
-
-  /** The ranks of this set that are in {@code ranks} (others ignored). */
-  public ResourceSet copyRanks(IdSet ranks) {
-    RNode[] out = new RNode[nodes.length];
-    int n = 0;
-    for (RNode x : nodes) {
-      if (ranks.contains(x.rank())) {
-        out[n++] = x;
-      }
-    }
-    return withNodes(Arrays.copyOf(out, n), properties);
-  }
-
-  /** This set without the ranks in {@code ranks}. */
-  public ResourceSet removeRanks(IdSet ranks) {
-    RNode[] out = new RNode[nodes.length];
-    int n = 0;
-    for (RNode x : nodes) {
-      if (!ranks.contains(x.rank())) {
-        out[n++] = x;
-      }
-    }
-    return withNodes(Arrays.copyOf(out, n), properties);
+    List<RNode> list = new ArrayList<>(Arrays.asList(nodes));
+    appendInto(list, positionsOf(list), other.nodes, true);
+    return new ResourceSet(
+        list.toArray(NO_NODES), 0, 0, 0, scheduling != null ? scheduling : other.scheduling);
   }
 
   /**
-   * Ranks renumbered 0..n-1 in ascending order, and on each rank every resource type but {@code
+   * This set − other by rank ({@code rlist_diff}): on each rank of other, the ids of each type both
+   * have are removed; a type other than core left empty disappears, and so does a target left
+   * without resources. Host names and properties are this set's; times and nslots are dropped.
+   */
+  public ResourceSet diff(ResourceSet other) {
+    return new ResourceSet(diffNodes(other).toArray(NO_NODES), 0, 0, 0, scheduling);
+  }
+
+  private List<RNode> diffNodes(ResourceSet other) {
+    List<RNode> list = new ArrayList<>(nodes.length);
+    boolean[] detached = new boolean[nodes.length];
+    List<RNode> tail = new ArrayList<>();
+    for (RNode y : other.nodes) {
+      int p = position(y.rank());
+      if (p < 0) {
+        continue;
+      }
+      detached[p] = true;
+      RNode x = nodes[p];
+      Children left = x.children().difference(y.children());
+      if (!left.isEmpty()) {
+        tail.add(x.withChildren(left));
+      }
+    }
+    for (int i = 0; i < nodes.length; i++) {
+      if (!detached[i]) {
+        list.add(nodes[i]);
+      }
+    }
+    list.addAll(tail);
+    return list;
+  }
+
+  /**
+   * This set ∪ other ({@code rlist_union}: the difference, then other appended). A rank in both
+   * keeps this set's host name and properties while some of its own ids remain; times and nslots
+   * are dropped; {@code scheduling} is this set's, or other's.
+   */
+  public ResourceSet union(ResourceSet other) {
+    List<RNode> list = diffNodes(other);
+    appendInto(list, positionsOf(list), other.nodes, false);
+    return new ResourceSet(
+        list.toArray(NO_NODES), 0, 0, 0, scheduling != null ? scheduling : other.scheduling);
+  }
+
+  /**
+   * This set ∩ other by rank ({@code rlist_intersect}): the ids both hold on each rank both name,
+   * in other's order; ranks whose host names differ are skipped; properties, times and nslots are
+   * dropped.
+   */
+  public ResourceSet intersect(ResourceSet other) {
+    List<RNode> list = new ArrayList<>();
+    for (RNode y : other.nodes) {
+      int p = position(y.rank());
+      if (p < 0) {
+        continue;
+      }
+      RNode x = nodes[p];
+      if (x.host() != null && y.host() != null && !x.host().equals(y.host())) {
+        continue;
+      }
+      Children c = x.children().intersection(y.children());
+      if (!c.isEmpty()) {
+        list.add(new RNode(x.rank(), x.host(), c));
+      }
+    }
+    return new ResourceSet(list.toArray(NO_NODES), 0, 0, 0, list.isEmpty() ? null : scheduling);
+  }
+
+  /** The targets whose rank is in {@code ranks}, in rank order; times and nslots are dropped. */
+  public ResourceSet copyRanks(IdSet ranks) {
+    List<RNode> list = new ArrayList<>();
+    for (RNode x : byRank()) {
+      if (ranks.contains(x.rank())) {
+        list.add(x);
+      }
+    }
+    return new ResourceSet(list.toArray(NO_NODES), 0, 0, 0, list.isEmpty() ? null : scheduling);
+  }
+
+  /** This set without the targets whose rank is in {@code ranks}; everything else is kept. */
+  public ResourceSet removeRanks(IdSet ranks) {
+    List<RNode> list = new ArrayList<>(nodes.length);
+    for (RNode x : nodes) {
+      if (!ranks.contains(x.rank())) {
+        list.add(x);
+      }
+    }
+    return new ResourceSet(list.toArray(NO_NODES), starttime, expiration, nslots, scheduling);
+  }
+
+  /**
+   * The targets that match an RFC 31 constraint, in list order ({@code rlist_copy_constraint});
+   * times and nslots are dropped.
+   */
+  public ResourceSet copyConstraint(Constraint constraint) {
+    List<RNode> list = new ArrayList<>();
+    for (RNode x : nodes) {
+      if (constraint.matches(x.rank(), x.host(), (r, name) -> x.properties().contains(name))) {
+        list.add(x);
+      }
+    }
+    return new ResourceSet(list.toArray(NO_NODES), 0, 0, 0, list.isEmpty() ? null : scheduling);
+  }
+
+  /**
+   * Ranks renumbered 0..n-1 in ascending order, and on each target every resource type but {@code
    * gpu} renumbered densely from 0 ({@code rlist_remap}).
    */
   public ResourceSet remap() {
-    RNode[] out = new RNode[nodes.length];
-    for (int i = 0; i < nodes.length; i++) {
-      Children c = nodes[i].children();
+    RNode[] sorted = byRank();
+    RNode[] out = new RNode[sorted.length];
+    for (int i = 0; i < sorted.length; i++) {
+      Children c = sorted[i].children();
       Children d = c;
       for (int k = 0; k < c.size(); k++) {
-        if (!c.name(k).equals("gpu")) {
-          IdSet s = c.set(k);
+        IdSet s = c.set(k);
+        if (!c.name(k).equals("gpu") && !s.isEmpty()) {
           d = d.with(c.name(k), IdSet.range(0, (int) s.count() - 1));
         }
       }
-      out[i] = new RNode(i, nodes[i].host(), d);
+      out[i] = new RNode(i, sorted[i].host(), d, sorted[i].properties());
     }
-    Map<String, IdSet> p = new LinkedHashMap<>();
-    for (Map.Entry<String, IdSet> e : properties.entrySet()) {
-      IdSet.Builder b = IdSet.builder();
-      for (java.util.PrimitiveIterator.OfInt it = e.getValue().iterator(); it.hasNext(); ) {
-        b.add(indexOf(it.nextInt()));
-      }
-      p.put(e.getKey(), b.build());
-    }
-    return new ResourceSet(out, p, starttime, expiration, nslots, scheduling);
+    return new ResourceSet(out, starttime, expiration, nslots, scheduling);
   }
 
   /**
-   * Ranks reassigned so that the i-th host of {@code hosts} becomes rank i ({@code rlist_rerank}).
+   * Ranks reassigned so that the i-th host of {@code hosts} becomes rank i ({@code rlist_rerank}):
+   * each host goes to the first target in list order with that name not yet taken.
    *
    * @throws RsetException TOO_FEW or TOO_MANY when the host count differs from the rank count,
    *     NOT_FOUND for a host that is not in the set
    */
   public ResourceSet rerank(Hostlist hosts) {
-    if (hosts.count() < nodes.length) {
-      throw new RsetException(
-          RsetException.Reason.TOO_FEW,
-          "Number of hosts (" + hosts.count() + ") is less than node count (" + nodes.length + ")");
-    }
     if (hosts.count() > nodes.length) {
       throw new RsetException(
           RsetException.Reason.TOO_MANY,
@@ -526,15 +654,19 @@ public final class ResourceSet {
               + nodes.length
               + ")");
     }
-    Map<String, List<Integer>> byHost = new LinkedHashMap<>();
+    if (hosts.count() < nodes.length) {
+      throw new RsetException(
+          RsetException.Reason.TOO_FEW,
+          "Number of hosts (" + hosts.count() + ") is less than node count (" + nodes.length + ")");
+    }
+    Map<String, List<Integer>> byHost = new HashMap<>();
     for (int i = 0; i < nodes.length; i++) {
       if (nodes[i].host() != null) {
         byHost.computeIfAbsent(nodes[i].host(), h -> new ArrayList<>(1)).add(i);
       }
     }
-    RNode[] out = new RNode[nodes.length];
-    int[] newRank = new int[nodes.length];
-    Map<String, Integer> used = new java.util.HashMap<>();
+    RNode[] out = nodes.clone();
+    Map<String, Integer> used = new HashMap<>();
     int k = 0;
     for (String h : hosts.expand()) {
       List<Integer> at = byHost.get(h);
@@ -544,20 +676,10 @@ public final class ResourceSet {
             RsetException.Reason.NOT_FOUND, "Host " + h + " not found in resources");
       }
       used.put(h, u + 1);
-      int idx = at.get(u);
-      newRank[idx] = k;
-      out[k] = nodes[idx].withRank(k);
-      k++;
+      int p = at.get(u);
+      out[p] = nodes[p].withRank(k++);
     }
-    Map<String, IdSet> p = new LinkedHashMap<>();
-    for (Map.Entry<String, IdSet> e : properties.entrySet()) {
-      IdSet.Builder b = IdSet.builder();
-      for (java.util.PrimitiveIterator.OfInt it = e.getValue().iterator(); it.hasNext(); ) {
-        b.add(newRank[indexOf(it.nextInt())]);
-      }
-      p.put(e.getKey(), b.build());
-    }
-    return new ResourceSet(out, p, starttime, expiration, nslots, scheduling);
+    return new ResourceSet(out, starttime, expiration, nslots, scheduling);
   }
 
   /**
@@ -566,7 +688,7 @@ public final class ResourceSet {
    * @throws RsetException NOT_FOUND naming the hosts that are not in the set
    */
   public IdSet hostsToRanks(Hostlist hosts) {
-    Map<String, IdSet.Builder> byHost = new java.util.HashMap<>();
+    Map<String, IdSet.Builder> byHost = new HashMap<>();
     for (RNode n : nodes) {
       if (n.host() != null) {
         byHost.computeIfAbsent(n.host(), h -> IdSet.builder()).add(n.rank());
@@ -589,37 +711,26 @@ public final class ResourceSet {
     return out.build();
   }
 
-  /** The ranks of this set that match an RFC 31 constraint. */
-  public ResourceSet copyConstraint(Constraint constraint) {
-    RNode[] out = new RNode[nodes.length];
-    int n = 0;
-    for (RNode x : nodes) {
-      if (constraint.matches(x.rank(), x.host(), this::hasProperty)) {
-        out[n++] = x;
-      }
-    }
-    return withNodes(Arrays.copyOf(out, n), properties);
-  }
-
-  private boolean hasProperty(int rank, String name) {
-    IdSet r = properties.get(name);
-    return r != null && r.contains(rank);
-  }
-
   /**
-   * Compares an expected R (this) with what a rank really has, as {@code rlist_verify}: both must
-   * name one rank; missing resources are an error, extra resources a warning.
+   * Checks what one rank really has ({@code actual}, one target) against what this set expects of
+   * it ({@code rlist_verify}): missing resources fail, extra resources only warn.
    */
   public Verification verify(ResourceSet actual) {
-    if (nodes.length != 1 || actual.nodes.length != 1) {
+    if (actual.nodes.length != 1) {
       return new Verification(false, "Verification supported on single rank only");
     }
-    RNode e = nodes[0];
     RNode a = actual.nodes[0];
-    String who = "rank " + e.rank() + " (" + (e.host() == null ? "" : e.host()) + ")";
-    if (a.host() != null && e.host() != null && !a.host().equals(e.host())) {
-      return new Verification(false, who + " got hostname " + a.host() + ", expected " + e.host());
+    int p = position(a.rank());
+    if (p < 0) {
+      return new Verification(false, "rank " + a.rank() + " not found in expected ranks");
     }
+    RNode e = nodes[p];
+    if (a.host() != null && e.host() != null && !a.host().equals(e.host())) {
+      return new Verification(
+          false,
+          "rank " + a.rank() + " got hostname '" + a.host() + "', expected '" + e.host() + "'");
+    }
+    String who = "rank " + a.rank() + " (" + (a.host() == null ? "unknown" : a.host()) + ")";
     Children missing = e.children().difference(a.children());
     if (!missing.isEmpty()) {
       return new Verification(false, who + " missing resources: " + missing);
@@ -634,11 +745,11 @@ public final class ResourceSet {
   /** Outcome of {@link #verify}: whether it passed, and the message (empty when all is equal). */
   public record Verification(boolean ok, String message) {}
 
+  /** Equal as R documents: same targets (in rank order) and the same times, nslots, scheduling. */
   @Override
   public boolean equals(Object o) {
     return o instanceof ResourceSet r
-        && Arrays.equals(nodes, r.nodes)
-        && properties.equals(r.properties)
+        && Arrays.equals(byRank(), r.byRank())
         && Double.compare(starttime, r.starttime) == 0
         && Double.compare(expiration, r.expiration) == 0
         && nslots == r.nslots
@@ -647,6 +758,10 @@ public final class ResourceSet {
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(nodes) * 31 + properties.hashCode();
+    return Arrays.hashCode(byRank());
+  }
+
+  static Set<String> sortedSet(java.util.Collection<String> names) {
+    return names.isEmpty() ? Set.of() : Collections.unmodifiableSet(new TreeSet<>(names));
   }
 }

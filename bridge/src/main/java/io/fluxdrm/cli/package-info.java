@@ -1,0 +1,8 @@
+/**
+ * The {@code fluxdrm} command line: document tools that mirror flux-core's {@code flux R} and
+ * {@code flux hostlist} (RFC 20, RFC 29), and the entry points of the project's processes.
+ *
+ * <p>Results go to stdout, diagnostics to stderr as one line; exit status 0 means success and 1 an
+ * error of any kind (bad input, bad usage), as flux-core's commands do.
+ */
+package io.fluxdrm.cli;
