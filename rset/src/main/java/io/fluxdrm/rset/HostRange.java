@@ -6,6 +6,17 @@ package io.fluxdrm.rset;
  */
 record HostRange(String prefix, long lo, long hi, int width, boolean single) {
 
+  /**
+   * A width that pads nothing (not more than the digits of {@code lo}, hence of every number of the
+   * run) prints and compares like any other such width, so it is stored as 0: runs that print the
+   * same hosts are equal.
+   */
+  HostRange {
+    if (single || padding(lo, width) == 0) {
+      width = 0;
+    }
+  }
+
   static HostRange single(String name) {
     return new HostRange(name, 0, 0, 0, true);
   }
@@ -16,14 +27,6 @@ record HostRange(String prefix, long lo, long hi, int width, boolean single) {
 
   long count() {
     return single ? 1 : hi - lo + 1;
-  }
-
-  HostRange withLo(long newLo) {
-    return new HostRange(prefix, newLo, hi, width, single);
-  }
-
-  HostRange withHi(long newHi) {
-    return new HostRange(prefix, lo, newHi, width, single);
   }
 
   HostRange withBounds(long newLo, long newHi, int newWidth) {

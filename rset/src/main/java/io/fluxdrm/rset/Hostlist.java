@@ -577,11 +577,25 @@ public final class Hostlist {
         }
       }
     }
+    // libhostlist deletes by trimming or splitting runs and never joins what is left: each run
+    // keeps its own surviving stretches, so "n1,n3,n2" minus n3 stays "n[1,2]"
     Builder b = new Builder();
-    for (int k = 0; k < gone.length; k++) {
-      if (!gone[k]) {
-        b.appendHost(mine.get(k), mine.get(k));
+    int pos = 0;
+    for (HostRange r : ranges) {
+      int c = (int) r.count();
+      int k = 0;
+      while (k < c) {
+        if (gone[pos + k]) {
+          k++;
+          continue;
+        }
+        int start = k;
+        while (k < c && !gone[pos + k]) {
+          k++;
+        }
+        b.appendUnjoined(r.single() ? r : r.withBounds(r.lo() + start, r.lo() + k - 1, r.width()));
       }
+      pos += c;
     }
     return b.build();
   }
@@ -729,6 +743,15 @@ public final class Hostlist {
           return;
         }
       }
+      if (n == buf.length) {
+        buf = Arrays.copyOf(buf, n * 2);
+      }
+      buf[n++] = r;
+      count += r.count();
+    }
+
+    /** Appends a run as it is, even when it continues the last one. */
+    void appendUnjoined(HostRange r) {
       if (n == buf.length) {
         buf = Arrays.copyOf(buf, n * 2);
       }
