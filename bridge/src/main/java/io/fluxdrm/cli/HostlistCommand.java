@@ -10,6 +10,7 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -258,9 +259,16 @@ final class HostlistCommand implements Callable<Integer>, Main.UsesStdin {
     if (left.count() != hl.count()) {
       return left;
     }
+    // as flux-core: the hosts, sorted as strings and joined with ',', read as an idset (so that
+    // "2,10" becomes "10,2" and excludes nothing); hosts other than digits and '-' are no indices
+    if (!x.toString().matches("[\\[\\]0-9,-]*")) {
+      return hl;
+    }
+    List<String> names = new ArrayList<>(x.expand());
+    Collections.sort(names);
     IdSet indices;
     try {
-      indices = IdSet.parse(x.toString());
+      indices = IdSet.parse(String.join(",", names));
     } catch (RsetException e) {
       return hl; // neither hosts of the list nor indices: nothing to exclude
     }

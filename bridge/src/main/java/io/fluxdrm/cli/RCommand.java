@@ -74,6 +74,10 @@ final class RCommand implements Runnable {
                 spec.qualifiedName() + ": warning: ignoring the rest of stdin " + docs.ignored());
         spec.commandLine().getErr().flush();
       }
+      if (docs.sets().isEmpty()) {
+        throw new CliError(
+            "failed to read an R object from stdin: it holds no JSON document (expected: '{')");
+      }
       return docs.sets();
     }
 
