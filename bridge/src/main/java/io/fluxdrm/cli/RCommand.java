@@ -191,6 +191,16 @@ final class RCommand implements Runnable {
         }
       } else {
         rankIds = parse("--ranks", ranks);
+        if (rankIds.count() > ResourceSet.MAX_RANKS) {
+          throw new CliError(
+              "--ranks: "
+                  + ranks
+                  + " names "
+                  + rankIds.count()
+                  + " ranks (expected: at most "
+                  + ResourceSet.MAX_RANKS
+                  + ")");
+        }
         if (hosts == null) {
           List<String> names = new ArrayList<>();
           String me = localHostname();

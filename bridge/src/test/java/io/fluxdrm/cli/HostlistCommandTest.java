@@ -60,6 +60,7 @@ class HostlistCommandTest {
         okIn("stdin_word_read", "hostlist stdin x", "n[1-2]\n", "n[1-2],x"),
         okIn("stdin_dash_read", "hostlist x - y", "n1 n2\n", "x,n[1-2],y"),
         okIn("stdin_trailingBlanks_stripped", "hostlist -e", "a \t\nb\n", "a b"),
+        okIn("stdin_crAndCrLf_universalNewlines", "hostlist", "a\r\nb\rc\n", "a,b,c"),
         okIn("stdin_twice_secondEmpty", "hostlist - -", "a\n", "a"),
         ok("stdin_empty_printsNothing", "hostlist", ""),
         ok("jobidLikeName_literalHost", "hostlist -f 123", "123"),
