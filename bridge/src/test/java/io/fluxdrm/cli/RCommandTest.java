@@ -547,6 +547,11 @@ class RCommandTest {
             r("0-3", "0-1", "n[0-3]") + r("4-5", "0", "n[4-5]"),
             EMPTY),
         ok("intersect_properties_dropped", "R intersect", N03GP + N03, N03),
+        ok(
+            "intersect_sameRankOtherHost_skipped",
+            "R intersect",
+            r("0-1", "0-3", "n[0-1]") + r("0-1", "0-1", "n0,m1"),
+            r("0", "0-1", "n0")),
         // remap / rerank
         ok(
             "remap_sparseRanks_dense",
