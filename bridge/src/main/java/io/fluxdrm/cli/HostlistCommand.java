@@ -3,13 +3,16 @@ package io.fluxdrm.cli;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.RsetException;
-import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -225,26 +228,66 @@ final class HostlistCommand implements Callable<Integer>, Main.UsesStdin {
     }
   }
 
+  /**
+   * Longest stdin line read, so that a stream without newlines is refused before it fills memory.
+   */
+  private static final int MAX_LINE = 1 << 20;
+
+  /**
+   * Hosts of every stdin line, as flux-core reads them: UTF-8 text, lines ended by LF, CR or CR LF
+   * (Python's universal newlines), trailing blanks stripped.
+   */
   private Hostlist readStdin() throws IOException {
+    byte[] buf = new byte[1 << 16];
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
     Hostlist hl = Hostlist.empty();
-    BufferedReader r = new BufferedReader(new InputStreamReader(stdin, StandardCharsets.UTF_8));
-    String line;
-    int n = 0;
-    while ((line = r.readLine()) != null) {
-      n++;
-      if (line.length() > 1 << 20) {
-        throw new CliError("stdin line " + n + " is longer than 1 MiB (expected: hostlists)");
-      }
-      try {
-        hl = hl.append(Hostlist.parse(line.stripTrailing()));
-      } catch (RsetException e) {
-        throw new CliError("stdin line " + n + ": " + e.getMessage());
-      }
-      if (hl.count() > Hostlist.EXPANSION_LIMIT) {
-        throw new CliError("stdin names more than " + Hostlist.EXPANSION_LIMIT + " hosts");
+    int n = 1;
+    boolean afterCr = false;
+    for (int k = stdin.read(buf); k >= 0; k = stdin.read(buf)) {
+      for (int i = 0; i < k; i++) {
+        byte c = buf[i];
+        if (c == '\n' && afterCr) {
+          afterCr = false;
+          continue;
+        }
+        afterCr = c == '\r';
+        if (c == '\n' || c == '\r') {
+          hl = appendLine(hl, line, n++);
+          line.reset();
+        } else if (line.size() == MAX_LINE) {
+          throw new CliError(
+              "stdin line " + n + " is longer than " + MAX_LINE + " bytes (expected: hostlists)");
+        } else {
+          line.write(c);
+        }
       }
     }
-    return hl;
+    return line.size() == 0 ? hl : appendLine(hl, line, n);
+  }
+
+  private static Hostlist appendLine(Hostlist hl, ByteArrayOutputStream bytes, int n) {
+    String line;
+    try {
+      line =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes.toByteArray()))
+              .toString();
+    } catch (CharacterCodingException e) {
+      throw new CliError("stdin line " + n + ": is not UTF-8 text (expected: hostlists)");
+    }
+    Hostlist more;
+    try {
+      more = Hostlist.parse(line.stripTrailing());
+    } catch (RsetException e) {
+      throw new CliError("stdin line " + n + ": " + e.getMessage());
+    }
+    if (hl.count() + more.count() > Hostlist.EXPANSION_LIMIT) {
+      throw new CliError("stdin names more than " + Hostlist.EXPANSION_LIMIT + " hosts");
+    }
+    return hl.append(more);
   }
 
   private static Hostlist exclude(Hostlist hl, String arg) {
@@ -258,9 +301,16 @@ final class HostlistCommand implements Callable<Integer>, Main.UsesStdin {
     if (left.count() != hl.count()) {
       return left;
     }
+    // as flux-core: the hosts, sorted as strings and joined with ',', read as an idset (so that
+    // "2,10" becomes "10,2" and excludes nothing); hosts other than digits and '-' are no indices
+    if (!x.toString().matches("[\\[\\]0-9,-]*")) {
+      return hl;
+    }
+    List<String> names = new ArrayList<>(x.expand());
+    Collections.sort(names);
     IdSet indices;
     try {
-      indices = IdSet.parse(x.toString());
+      indices = IdSet.parse(String.join(",", names));
     } catch (RsetException e) {
       return hl; // neither hosts of the list nor indices: nothing to exclude
     }

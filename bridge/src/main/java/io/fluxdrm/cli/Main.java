@@ -40,7 +40,14 @@ public final class Main implements Runnable {
     CommandLine cl = commandLine(in);
     cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
-    return cl.execute(args);
+    try {
+      return cl.execute(args);
+    } catch (OutOfMemoryError | StackOverflowError e) {
+      // a last guard: inputs are bounded before they are expanded, but a user still gets one line
+      err.println("fluxdrm: input too large for this JVM: " + e.getClass().getSimpleName());
+      err.flush();
+      return EXIT_ERROR;
+    }
   }
 
   static CommandLine commandLine(InputStream in) {

@@ -74,6 +74,10 @@ final class RCommand implements Runnable {
                 spec.qualifiedName() + ": warning: ignoring the rest of stdin " + docs.ignored());
         spec.commandLine().getErr().flush();
       }
+      if (docs.sets().isEmpty()) {
+        throw new CliError(
+            "failed to read an R object from stdin: it holds no JSON document (expected: '{')");
+      }
       return docs.sets();
     }
 
@@ -187,6 +191,16 @@ final class RCommand implements Runnable {
         }
       } else {
         rankIds = parse("--ranks", ranks);
+        if (rankIds.count() > ResourceSet.MAX_RANKS) {
+          throw new CliError(
+              "--ranks: "
+                  + ranks
+                  + " names "
+                  + rankIds.count()
+                  + " ranks (expected: at most "
+                  + ResourceSet.MAX_RANKS
+                  + ")");
+        }
         if (hosts == null) {
           List<String> names = new ArrayList<>();
           String me = localHostname();

@@ -130,7 +130,7 @@ public final class ResourceSet {
           if (t != com.fasterxml.jackson.core.JsonToken.START_OBJECT
               && t != com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
             throw new com.fasterxml.jackson.core.JsonParseException(
-                p, "expected '{' or '[' to start a document, found " + t.asString());
+                p, "expected '{' or '[' to start a document, found " + p.getText());
           }
           doc = RCodec.STREAM_READER.readTree(p);
         } catch (JsonProcessingException e) {
