@@ -130,10 +130,11 @@ final class HostlistCommand implements Callable<Integer>, Main.UsesStdin {
   @Override
   public Integer call() throws IOException {
     if (expand && count) {
-      throw new CliError("--expand and --count cannot be used together");
+      throw new CliError("--expand and --count cannot be used together", Main.EXIT_USAGE_PYTHON);
     }
     if ((intersect ? 1 : 0) + (minus ? 1 : 0) + (xor ? 1 : 0) > 1) {
-      throw new CliError("only one of --intersect, --minus and --xor may be used");
+      throw new CliError(
+          "only one of --intersect, --minus and --xor may be used", Main.EXIT_USAGE_PYTHON);
     }
     List<String> srcs = sources;
     if (srcs.isEmpty()) {
@@ -295,7 +296,7 @@ final class HostlistCommand implements Callable<Integer>, Main.UsesStdin {
     try {
       x = Hostlist.parse(arg);
     } catch (RsetException e) {
-      throw new CliError("--exclude: " + e.getMessage());
+      throw new CliError("--exclude: " + e.getMessage(), Main.EXIT_USAGE_PYTHON);
     }
     Hostlist left = hl.deleteAll(x);
     if (left.count() != hl.count()) {

@@ -16,13 +16,20 @@ import picocli.CommandLine.Command;
     description = {
       "Dynamic resource management for Flux (RFC 51) bridged to PMIx.",
       "",
-      "Exit status: 0 on success, 1 on any error (message on stderr)."
+      "Exit status: 0 on success, 1 on an error (one line on stderr); 'fluxdrm hostlist'",
+      "exits 2 on a usage error, as 'flux hostlist' does."
     },
     subcommands = {RCommand.class, HostlistCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
-  /** Exit status of every failure, as flux-core's commands. */
+  /** Exit status of a failure, as flux-core's commands. */
   static final int EXIT_ERROR = 1;
+
+  /**
+   * Exit status of a usage error of the commands whose flux-core twin is a Python program (argparse
+   * exits 2); flux-core's C commands exit 1 for those too.
+   */
+  static final int EXIT_USAGE_PYTHON = 2;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -56,7 +63,7 @@ public final class Main implements Runnable {
         (ex, line, parsed) -> {
           line.getErr().println(prefix(line) + message(ex));
           line.getErr().flush();
-          return EXIT_ERROR;
+          return ex instanceof CliError c ? c.status() : EXIT_ERROR;
         });
     cl.setParameterExceptionHandler(
         (ex, args) -> {
@@ -69,7 +76,7 @@ public final class Main implements Runnable {
                       + line.getCommandSpec().qualifiedName()
                       + " --help')");
           line.getErr().flush();
-          return EXIT_ERROR;
+          return line.getCommand() instanceof HostlistCommand ? EXIT_USAGE_PYTHON : EXIT_ERROR;
         });
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     return cl;

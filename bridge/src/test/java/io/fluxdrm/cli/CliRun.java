@@ -61,7 +61,11 @@ record CliRun(int status, String out, String err) {
 
   /** Asserts the run failed as a command should: status 1, one line on stderr, no stack trace. */
   void assertOneLineError(String substring) {
-    assertThat(status).as("status of %s", this).isEqualTo(1);
+    assertOneLineError(substring, 1);
+  }
+
+  void assertOneLineError(String substring, int expectedStatus) {
+    assertThat(status).as("status of %s", this).isEqualTo(expectedStatus);
     assertThat(err).as("stderr of %s", this).contains(substring).endsWith("\n");
     assertThat(lines(err)).as("stderr of %s", this).hasSize(1);
     assertNoTrace();
