@@ -24,7 +24,13 @@ final class MessageText {
       case "additionalProperties", "unevaluatedProperties" ->
           new Violation(child(pointer, property), type, "unknown key (expected: not present)");
       case "type" ->
-          new Violation(pointer, type, kind(found) + " (expected: " + expectedTypes(rule) + ")");
+          new Violation(
+              pointer,
+              type,
+              (found != null && found.isNumber() ? show(found) : kind(found))
+                  + " (expected: "
+                  + expectedTypes(rule)
+                  + ")");
       case "minimum" ->
           new Violation(pointer, type, show(found) + " (expected: >= " + show(rule) + ")");
       case "maximum" ->
@@ -58,11 +64,27 @@ final class MessageText {
           new Violation(
               pointer,
               type,
-              "has " + property + " without " + show(rule) + " (expected: both or neither)");
+              "has "
+                  + property
+                  + " without "
+                  + dependents(rule, property)
+                  + " (expected: both or neither)");
       default ->
           new Violation(
               pointer, type, lowerFirst(m.getError() == null ? m.getMessage() : m.getError()));
     };
+  }
+
+  private static String dependents(JsonNode rule, String property) {
+    JsonNode deps = rule == null || property == null ? null : rule.get(property);
+    if (deps == null || !deps.isArray()) {
+      return "the keys it depends on";
+    }
+    StringBuilder sb = new StringBuilder();
+    for (JsonNode d : deps) {
+      sb.append(sb.length() > 0 ? " and " : "").append(d.asText());
+    }
+    return sb.toString();
   }
 
   private static String patternName(ValidationMessage m) {

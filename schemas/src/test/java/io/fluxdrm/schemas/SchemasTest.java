@@ -123,7 +123,7 @@ class SchemasTest {
     assertThat(actual)
         .containsExactly(
             "/id: a string (expected: an integer)",
-            "/jobspec: an integer (expected: an object)",
+            "/jobspec: 3 (expected: an object)",
             "/priority: -1 (expected: >= 0)",
             "/userid: missing (expected: present)");
   }
