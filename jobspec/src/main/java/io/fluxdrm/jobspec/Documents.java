@@ -117,24 +117,34 @@ public final class Documents {
     } catch (StreamConstraintsException e) {
       throw JobspecException.of("", "limits", lowerFirst(e.getOriginalMessage()));
     } catch (JsonProcessingException e) {
+      String pointer = pointerOf(e);
+      String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+      if (original.startsWith("Duplicate field")) {
+        throw JobspecException.of(
+            pointer, "duplicate-key", "duplicate key (expected: each key once)");
+      }
       String where =
           e.getLocation() == null
               ? ""
-              : "line "
+              : " at line "
                   + e.getLocation().getLineNr()
                   + " column "
-                  + e.getLocation().getColumnNr()
-                  + ": ";
+                  + e.getLocation().getColumnNr();
       throw JobspecException.of(
-          "",
+          pointer,
           "syntax",
-          (json ? "json" : "yaml")
-              + " syntax error at "
-              + where
-              + firstLine(e.getOriginalMessage()));
+          (json ? "json" : "yaml") + " syntax error" + where + ": " + firstLine(original));
     } catch (IOException e) {
       throw JobspecException.of("", "syntax", "cannot parse: " + firstLine(e.getMessage()));
     }
+  }
+
+  private static String pointerOf(JsonProcessingException e) {
+    if (e.getProcessor() instanceof JsonParser p && p.getParsingContext() != null) {
+      String ptr = p.getParsingContext().pathAsPointer().toString();
+      return ptr.equals("/") ? "" : ptr;
+    }
+    return "";
   }
 
   private static String decodeUtf8(byte[] content) {
