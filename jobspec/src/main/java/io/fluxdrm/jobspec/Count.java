@@ -29,7 +29,7 @@ public sealed interface Count permits Count.Fixed, Count.Range, Count.Values {
 
     @Override
     public JsonNode toJson() {
-      return JsonNodeFactory.instance.numberNode(value);
+      return Jobspec.number(value);
     }
 
     @Override
@@ -63,13 +63,13 @@ public sealed interface Count permits Count.Fixed, Count.Range, Count.Values {
         return JsonNodeFactory.instance.textNode(text);
       }
       ObjectNode o = JsonNodeFactory.instance.objectNode();
-      o.put("min", min);
+      o.set("min", Jobspec.number(min));
       if (!unbounded()) {
-        o.put("max", max);
+        o.set("max", Jobspec.number(max));
       }
       if (operand != 1 || operator != '+') {
         o.put("operator", String.valueOf(operator));
-        o.put("operand", operand);
+        o.set("operand", Jobspec.number(operand));
       }
       return o;
     }

@@ -140,6 +140,13 @@ public record Jobspec(
     return new Task(command, t.get("slot").asText(), count, other);
   }
 
+  /** A JSON number node of the narrowest integral type, as a parser would produce it. */
+  static JsonNode number(long value) {
+    return value == (int) value
+        ? JsonNodeFactory.instance.numberNode((int) value)
+        : JsonNodeFactory.instance.numberNode(value);
+  }
+
   private static String textOrNull(JsonNode n) {
     return n == null ? null : n.asText();
   }

@@ -52,7 +52,7 @@ public record Task(
   public record PerSlot(long value) implements TaskCount {
     @Override
     public ObjectNode toJson() {
-      return JsonNodeFactory.instance.objectNode().put("per_slot", value);
+      return JsonNodeFactory.instance.objectNode().set("per_slot", Jobspec.number(value));
     }
   }
 
@@ -64,7 +64,7 @@ public record Task(
   public record Total(long value) implements TaskCount {
     @Override
     public ObjectNode toJson() {
-      return JsonNodeFactory.instance.objectNode().put("total", value);
+      return JsonNodeFactory.instance.objectNode().set("total", Jobspec.number(value));
     }
   }
 
