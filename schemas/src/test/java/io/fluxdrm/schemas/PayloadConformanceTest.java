@@ -55,6 +55,7 @@ class PayloadConformanceTest {
     }
     readDerived27(root.resolve("derived/rfc27-messages.json"), out);
     readDerived51(root.resolve("derived/rfc51-examples.json"), out);
+    readSeed004(root.getParent().getParent().resolve("seeds"), out);
     return out.stream();
   }
 
@@ -106,6 +107,35 @@ class PayloadConformanceTest {
     }
   }
 
+  /** The JSON examples printed in seed 004 (RFC 51): objects starting with "{" in column 0. */
+  private static void readSeed004(Path seeds, List<Payload> out) throws IOException {
+    if (!Files.isDirectory(seeds)) {
+      return;
+    }
+    List<Path> files;
+    try (Stream<Path> s = Files.list(seeds)) {
+      files = s.filter(p -> p.getFileName().toString().startsWith("004_")).toList();
+    }
+    for (Path seed : files) {
+      List<String> lines = Files.readAllLines(seed, StandardCharsets.UTF_8);
+      for (int i = 0; i < lines.size(); i++) {
+        if (!lines.get(i).equals("{")) {
+          continue;
+        }
+        StringBuilder body = new StringBuilder();
+        int j = i;
+        while (j < lines.size() && !lines.get(j).equals("}")) {
+          body.append(lines.get(j++)).append('\n');
+        }
+        body.append("}");
+        JsonNode example = JSON.readTree(body.toString());
+        String schema = example.has("job_id") ? "sched.realloc-request" : "sched.realloc-response";
+        out.add(new Payload("seed 004 line " + (i + 1), schema, example));
+        i = j;
+      }
+    }
+  }
+
   private static Iterable<JsonNode> iter(JsonNode n) {
     return n == null ? List.of() : n;
   }
@@ -135,6 +165,15 @@ class PayloadConformanceTest {
             "sched.realloc-request",
             "sched.realloc-response",
             "sched.realloc_cancel-request");
+  }
+
+  @Test
+  void corpus_seed004Examples_bothFound() throws IOException {
+    assumeTrue(corpus() != null, "fluxdrm.conformance not set");
+    Path seeds = corpus().getParent().getParent().resolve("seeds");
+    assumeTrue(Files.isDirectory(seeds), "no seeds directory beside the conformance corpus");
+    assertThat(payloads().map(Payload::source).filter(s -> s.startsWith("seed 004")).count())
+        .isEqualTo(2);
   }
 
   @ParameterizedTest(name = "{0}")

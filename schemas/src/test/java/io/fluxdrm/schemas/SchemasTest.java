@@ -107,6 +107,31 @@ class SchemasTest {
         .containsExactly("/a: missing (expected: present)");
   }
 
+  static Stream<String> shippedNames() {
+    return Schemas.names().stream().filter(n -> !n.equals("test-extra"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("shippedNames")
+  void names_everySchemaFile_idMatchesNameAndCompiles(String name) throws IOException {
+    try (var in =
+        Schemas.class.getResourceAsStream("/io/fluxdrm/schemas/" + name + ".schema.json")) {
+      JsonNode schema = JSON.readTree(in);
+      assertThat(schema.get("$id").asText()).isEqualTo(Schemas.ID_PREFIX + name + ".schema.json");
+      assertThat(schema.get("$schema").asText())
+          .isEqualTo("https://json-schema.org/draft/2020-12/schema");
+    }
+    assertThat(Schemas.exists(name)).isTrue();
+    assertThat(Schemas.validate(name, JSON.getNodeFactory().booleanNode(true))).isNotNull();
+  }
+
+  @Test
+  void validate_nullReference_treatedAsJsonNull() {
+    assertThat(Schemas.validate("sched.cancel-request", null))
+        .extracting(Violation::toString)
+        .containsExactly("/: null (expected: an object)");
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"no-such-schema", "../rv1", "", "a/b"})
   void validate_unknownName_throwsSchemaException(String name) {
