@@ -72,13 +72,15 @@ public final class Schemas {
     JsonNode node =
         value == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : value;
     Set<ValidationMessage> messages = schema.validate(node);
-    if (messages.isEmpty()) {
+    List<Violation> fractionless = IntegerFidelity.check(schema, node);
+    if (messages.isEmpty() && fractionless.isEmpty()) {
       return List.of();
     }
-    List<Violation> out = new ArrayList<>(messages.size());
+    List<Violation> out = new ArrayList<>(messages.size() + fractionless.size());
     for (ValidationMessage m : messages) {
       out.add(MessageText.toViolation(m));
     }
+    out.addAll(fractionless);
     return out.stream().distinct().sorted().toList();
   }
 
