@@ -75,7 +75,7 @@ final class ConstraintRules {
         switch (op) {
           case "properties" -> propertyProblem(s);
           case "hostlist" -> Syntax.hostlistProblem(s);
-          default -> s.isEmpty() ? "empty idset" : Syntax.idsetProblem(s);
+          default -> Syntax.idsetProblem(s);
         };
     if (problem != null) {
       String what =

@@ -14,7 +14,10 @@ final class Syntax {
 
   private Syntax() {}
 
-  /** Checks an RFC 22 idset string: ascending, no duplicates, no leading zeros, hi > lo. */
+  /**
+   * Checks an RFC 22 idset string as flux-core's decoder does: ascending, no duplicates, no leading
+   * zeros, {@code hi > lo}, one optional outer pair of brackets, empty elements skipped.
+   */
   static String idsetProblem(String s) {
     String body = s;
     if (body.startsWith("[") || body.endsWith("]")) {
@@ -26,10 +29,7 @@ final class Syntax {
     long prevMax = -1;
     for (String token : body.split(",", -1)) {
       if (token.isEmpty()) {
-        if (body.isEmpty()) {
-          break;
-        }
-        return "empty element";
+        continue; // flux-core's tokenizer skips empty elements ("1,,2")
       }
       int dash = token.indexOf('-');
       String lo = dash < 0 ? token : token.substring(0, dash);

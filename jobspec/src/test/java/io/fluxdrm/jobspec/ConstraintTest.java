@@ -40,7 +40,7 @@ class ConstraintTest {
       strings = {
         "{\"properties\":[\"ssd\",\"^slow\",\"amd-mi50@gpu\"]}",
         "{\"hostlist\":[\"node[0-3,7],login1\",\"a[00-09]-eth2\",\"\"]}",
-        "{\"ranks\":[\"0\",\"[1-3,5]\",\"2147483647\"]}",
+        "{\"ranks\":[\"0\",\"[1-3,5]\",\"2147483647\",\"\",\"[]\"]}",
         "{\"and\":[]}",
         "{\"or\":[]}",
         "{\"not\":[]}",
@@ -72,7 +72,6 @@ class ConstraintTest {
           {\"ranks\":[\"3-3\"]} => /ranks/0: idset "3-3": "3-3" ends before it starts
           {\"ranks\":[\"2147483648\"]} => /ranks/0: idset "2147483648": "2147483648" is larger than 2147483647
           {\"ranks\":[\"[0-1\"]} => /ranks/0: idset "[0-1": unbalanced brackets
-          {\"ranks\":[\"\"]} => /ranks/0: idset "": empty idset
           {\"hostlist\":[\"foo[]\"]} => /hostlist/0: hostlist "foo[]": "foo[]" has an empty bracket list
           {\"hostlist\":[\"foo[x-y]\"]} => /hostlist/0: hostlist "foo[x-y]": "foo[x-y]": "x-y" is not a number or range
           {\"hostlist\":[\"foo[0-1,2--5]\"]} => /hostlist/0: hostlist "foo[0-1,2--5]": "foo[0-1,2--5]": "2--5" is not a number or range
