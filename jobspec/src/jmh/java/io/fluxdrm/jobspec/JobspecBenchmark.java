@@ -38,13 +38,43 @@ public class JobspecBenchmark {
        "version": 1}
       """;
 
+  static final String FLUX_RUN_N2_N4_YAML =
+      """
+      version: 1
+      resources:
+        - type: node
+          count: 2
+          with:
+            - type: slot
+              count: 2
+              label: task
+              with:
+                - type: core
+                  count: 1
+      tasks:
+        - command: [hostname]
+          slot: task
+          count:
+            per_slot: 1
+      attributes:
+        system:
+          duration: 0
+          cwd: /home/alice/work
+          environment:
+            HOME: /home/alice
+            PATH: /usr/local/bin:/usr/bin:/bin
+            USER: alice
+      """;
+
   byte[] bytes;
+  byte[] yaml;
   JsonNode doc;
 
   /** Parses the document once. */
   @Setup
   public void setup() {
     bytes = FLUX_RUN_N2_N4.getBytes(StandardCharsets.UTF_8);
+    yaml = FLUX_RUN_N2_N4_YAML.getBytes(StandardCharsets.UTF_8);
     doc = Documents.read(bytes);
     if (!JobspecValidator.validate(doc, Level.V1).isEmpty()) {
       throw new IllegalStateException("benchmark jobspec is not valid");
@@ -63,6 +93,12 @@ public class JobspecBenchmark {
   @Benchmark
   public Report readAndValidateV1() {
     return JobspecValidator.check("bench.json", bytes, Level.V1);
+  }
+
+  /** The same job written by hand in YAML: read and validate. */
+  @Benchmark
+  public Report readYamlAndValidateV1() {
+    return JobspecValidator.check("bench.yaml", yaml, Level.V1);
   }
 
   /** Deriving the scheduler's counts from a parsed document. */
