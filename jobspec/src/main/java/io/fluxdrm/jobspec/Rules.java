@@ -76,9 +76,13 @@ final class Rules {
     }
   }
 
-  /** Parses a count string, flux-core's way: an idset first, else an RFC 45 range. */
+  /**
+   * Parses a count string, flux-core's way: an RFC 22 idset of acceptable values first, else an RFC
+   * 45 range {@code min-max[:operand[:operator]]} or {@code min+[:operand[:operator]]} whose
+   * numbers are read as Python's {@code int()} reads them (flux-core's validator is Python).
+   */
   static Count parseCountString(String s, String ptr, List<Violation> out) {
-    if (!s.isEmpty() && !s.equals("[]") && Syntax.idsetProblem(s) == null) {
+    if (Syntax.idsetProblem(s) == null) {
       return new Count.Values(s, firstId(s));
     }
     String[] parts = s.split(":", -1);
@@ -87,30 +91,65 @@ final class Rules {
       out.add(new Violation(ptr, "count-string", quote(s) + " (expected: " + COUNT_FORMS + ")"));
       return null;
     }
-    long min;
-    long max = Count.Range.UNBOUNDED;
+    Long min;
+    Long max = null;
     int dash = head.indexOf('-');
     if (dash >= 0) {
-      min = Syntax.decimal(head.substring(0, dash));
-      max = Syntax.decimal(head.substring(dash + 1));
-      if (max < 0) {
-        min = -1;
-      }
+      min = pythonInt(head.substring(0, dash));
+      max = pythonInt(head.substring(dash + 1));
     } else {
-      min = head.endsWith("+") ? Syntax.decimal(head.substring(0, head.length() - 1)) : -1;
+      int end = head.length();
+      while (end > 0 && head.charAt(end - 1) == '+') {
+        end--;
+      }
+      min = pythonInt(head.substring(0, end));
     }
-    long operand = parts.length > 1 ? Syntax.decimal(parts[1]) : 1;
+    Long operand = parts.length > 1 ? pythonInt(parts[1]) : Long.valueOf(1);
     String operator = parts.length > 2 ? parts[2] : "+";
-    if (min < 0 || operand < 0) {
+    if (min == null || operand == null || (dash >= 0 && max == null)) {
       out.add(new Violation(ptr, "count-string", quote(s) + " (expected: " + COUNT_FORMS + ")"));
       return null;
     }
     int before = out.size();
-    rangeRules(min, dash >= 0 ? max : null, operator, operand, ptr, false, out);
+    rangeRules(min, max, operator, operand, ptr, false, out);
     if (out.size() > before) {
       return null;
     }
-    return new Count.Range(min, max, operator.charAt(0), operand, s);
+    return new Count.Range(
+        min, max == null ? Count.Range.UNBOUNDED : max, operator.charAt(0), operand, s);
+  }
+
+  /**
+   * Reads an integer as Python's {@code int()} does for ASCII text: surrounding blanks, an optional
+   * sign, digits with single underscores between them, leading zeros allowed; {@code null} if
+   * malformed or beyond 18 digits.
+   */
+  static Long pythonInt(String text) {
+    String t = text.strip();
+    int i = 0;
+    boolean negative = false;
+    if (!t.isEmpty() && (t.charAt(0) == '+' || t.charAt(0) == '-')) {
+      negative = t.charAt(0) == '-';
+      i = 1;
+    }
+    StringBuilder digits = new StringBuilder();
+    boolean lastUnderscore = true;
+    for (; i < t.length(); i++) {
+      char c = t.charAt(i);
+      if (c >= '0' && c <= '9') {
+        digits.append(c);
+        lastUnderscore = false;
+      } else if (c == '_' && !lastUnderscore) {
+        lastUnderscore = true;
+      } else {
+        return null;
+      }
+    }
+    if (digits.length() == 0 || lastUnderscore || digits.length() > 18) {
+      return null;
+    }
+    long v = Long.parseLong(digits.toString());
+    return negative ? -v : v;
   }
 
   private static void rangeRules(
@@ -182,12 +221,15 @@ final class Rules {
   }
 
   private static long firstId(String idset) {
-    String s = idset.startsWith("[") ? idset.substring(1) : idset;
-    int end = 0;
-    while (end < s.length() && Character.isDigit(s.charAt(end))) {
+    int start = 0;
+    while (start < idset.length() && !Character.isDigit(idset.charAt(start))) {
+      start++;
+    }
+    int end = start;
+    while (end < idset.length() && Character.isDigit(idset.charAt(end))) {
       end++;
     }
-    return Long.parseLong(s.substring(0, end));
+    return end == start ? 0 : Long.parseLong(idset.substring(start, end));
   }
 
   private static String quote(String s) {
