@@ -27,6 +27,24 @@ public record Attributes(Map<String, JsonNode> system, JsonNode user, boolean ha
     user = user == null ? null : user.deepCopy();
   }
 
+  /** The system attributes; the values are copies, so the record stays unchanged. */
+  @Override
+  public Map<String, JsonNode> system() {
+    return copies(system);
+  }
+
+  /** The user attributes (a copy), or {@code null} when absent. */
+  @Override
+  public JsonNode user() {
+    return user == null ? null : user.deepCopy();
+  }
+
+  private static Map<String, JsonNode> copies(Map<String, JsonNode> m) {
+    Map<String, JsonNode> copy = new LinkedHashMap<>();
+    m.forEach((k, v) -> copy.put(k, v.deepCopy()));
+    return Collections.unmodifiableMap(copy);
+  }
+
   /** {@code system.duration} in seconds (0 = unlimited), if present. */
   public OptionalDouble duration() {
     JsonNode d = system.get("duration");

@@ -39,6 +39,14 @@ public record Resource(
     other = java.util.Collections.unmodifiableMap(copy);
   }
 
+  /** The other keys; the values are copies, so the record stays unchanged. */
+  @Override
+  public Map<String, JsonNode> other() {
+    Map<String, JsonNode> copy = new LinkedHashMap<>();
+    other.forEach((k, v) -> copy.put(k, v.deepCopy()));
+    return java.util.Collections.unmodifiableMap(copy);
+  }
+
   /** The exclusive flag, with RFC 14's default (false) when absent. */
   public boolean isExclusive() {
     return Boolean.TRUE.equals(exclusive);

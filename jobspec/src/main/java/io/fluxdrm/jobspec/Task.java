@@ -28,6 +28,14 @@ public record Task(
     other = Collections.unmodifiableMap(copy);
   }
 
+  /** The other keys; the values are copies, so the record stays unchanged. */
+  @Override
+  public Map<String, JsonNode> other() {
+    Map<String, JsonNode> copy = new LinkedHashMap<>();
+    other.forEach((k, v) -> copy.put(k, v.deepCopy()));
+    return Collections.unmodifiableMap(copy);
+  }
+
   /** The task in jobspec JSON form. */
   public ObjectNode toJson() {
     ObjectNode o = JsonNodeFactory.instance.objectNode();
@@ -77,6 +85,12 @@ public record Task(
     /** Copies the object. */
     public PerResource {
       spec = spec.deepCopy();
+    }
+
+    /** The {@code per_resource} object (a copy). */
+    @Override
+    public JsonNode spec() {
+      return spec.deepCopy();
     }
 
     @Override

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,6 +58,24 @@ class JobspecTest {
     assertThat(js.attributes().cwd()).contains("/home/alice/work");
     assertThat(js.attributes().shellOptions()).isPresent();
     assertThat(js.toJson()).isEqualTo(Documents.read(Files.readAllBytes(file)));
+  }
+
+  @Test
+  void accessors_mutatingReturnedJson_recordUnchanged() {
+    byte[] content =
+        ("{\"version\":999,\"resources\":[{\"type\":\"slot\",\"count\":1,\"label\":\"task\","
+                + "\"x\":{\"a\":1}}],\"tasks\":[{\"command\":[\"a\"],\"slot\":\"task\","
+                + "\"count\":{\"per_slot\":1},\"y\":{\"b\":2}}],\"attributes\":{\"system\":"
+                + "{\"env\":{\"A\":\"1\"}},\"user\":{\"u\":1}}}")
+            .getBytes(StandardCharsets.UTF_8);
+    Jobspec js = Jobspec.parse(content, Level.CANONICAL);
+    JsonNode before = js.toJson();
+    ((ObjectNode) js.attributes().user()).put("u", 2);
+    ((ObjectNode) js.attributes().system().get("env")).put("A", "2");
+    ((ObjectNode) js.resources().get(0).other().get("x")).put("a", 2);
+    ((ObjectNode) js.tasks().get(0).other().get("y")).put("b", 3);
+    ((ObjectNode) js.toJson().get("attributes")).removeAll();
+    assertThat(js.toJson()).isEqualTo(before);
   }
 
   @Test
