@@ -186,7 +186,7 @@ public record Counts(
         }
       }
       if (with != null) {
-        long next = t.equals("node") ? factor : Math.multiplyExact(factor, count.min());
+        long next = t.equals("node") ? factor : times(factor, count.min(), ptr);
         level(with, ptr + "/with", next);
       }
     }
@@ -221,6 +221,17 @@ public record Counts(
           "counts",
           c.asText()
               + " (expected: malformed jobspec resource count; an integer, a range or a range object)");
+    }
+
+    private static long times(long factor, long count, String ptr) {
+      try {
+        return Math.multiplyExact(factor, count);
+      } catch (ArithmeticException e) {
+        throw JobspecException.of(
+            ptr + "/count",
+            "counts",
+            "product of counts above the node overflows (expected: < 2^63)");
+      }
     }
 
     private static boolean hasNodeBelow(JsonNode with) {

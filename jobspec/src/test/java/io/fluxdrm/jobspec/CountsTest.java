@@ -64,6 +64,7 @@ class CountsTest {
           [{"type":"node","count":1,"with":[{"type":"core","count":1}]}]                                                           | {"duration":1} | /resources: unable to determine slot count (expected: a slot vertex)
           [{"type":"slot","count":1,"label":"task","with":[{"type":"gpu","count":1}]}]                                             | {"duration":1} | /resources: unable to determine slot size (expected: a core vertex under the slot)
           [{"type":"slot","count":0,"label":"task","with":[{"type":"core","count":1}]}]                                            | {"duration":1} | /resources/0/count: 0 (expected: integer count must be >= 1)
+          [{"type":"rack","count":9223372036854775807,"with":[{"type":"rack","count":2,"with":[{"type":"slot","count":1,"label":"task","with":[{"type":"node","count":1,"with":[{"type":"core","count":1}]}]}]}]}] | {"duration":1} | /resources/0/with/0/count: product of counts above the node overflows (expected: < 2^63)
           [{"type":"slot","count":1,"label":"task","with":[{"type":"core","count":1}]}]                                            | {"cwd":"/"}    | /attributes/system/duration: getting duration: object item not found: duration
           [{"type":"slot","count":1,"label":"task","with":[{"type":"core","count":1}]}]                                            | {"duration":1,"constraints":{"ranks":["2,1"]}} | /attributes/system/constraints/ranks/0: idset "2,1": "1" is out of order (expected: ascending)
           """)
