@@ -19,7 +19,13 @@ import picocli.CommandLine.Command;
       "Exit status: 0 on success, 1 on an error (one line on stderr); 'fluxdrm hostlist'",
       "exits 2 on a usage error, as 'flux hostlist' does."
     },
-    subcommands = {RCommand.class, HostlistCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      RCommand.class,
+      HostlistCommand.class,
+      JobspecCommand.class,
+      SchemaCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class Main implements Runnable {
 
   /** Exit status of a failure, as flux-core's commands. */
