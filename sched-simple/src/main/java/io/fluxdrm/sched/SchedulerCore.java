@@ -262,14 +262,27 @@ public final class SchedulerCore {
     return true;
   }
 
+  /**
+   * Answers the job's pending alloc with CANCEL; and, as seed 004 words the realloc CANCEL type
+   * ("canceled by a {@code sched.cancel} request"), the running job's pending reallocs too.
+   */
   private boolean cancel(SchedEvent.Cancel e, List<Decision> out) {
+    boolean changed = false;
     PendingAlloc p = pendingById.remove(e.id());
-    if (p == null) {
-      return false;
+    if (p != null) {
+      queue.remove(p);
+      out.add(new Decision.AllocCancel(e.id()));
+      changed = true;
     }
-    queue.remove(p);
-    out.add(new Decision.AllocCancel(e.id()));
-    return true;
+    for (Iterator<PendingRealloc> it = reallocs.values().iterator(); it.hasNext(); ) {
+      PendingRealloc r = it.next();
+      if (r.request().jobId() == e.id()) {
+        it.remove();
+        out.add(response(r, ReallocResponseType.CANCEL, null, null, null));
+        changed = true;
+      }
+    }
+    return changed;
   }
 
   private boolean prioritize(SchedEvent.Prioritize e) {

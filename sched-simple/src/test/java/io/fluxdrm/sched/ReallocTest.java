@@ -189,6 +189,19 @@ class ReallocTest {
   }
 
   @Test
+  void cancel_runningJobWithPendingGrow_growAnsweredCancel() {
+    Harness h = oneJobOnFour(SchedulerOptions.defaults());
+    h.run(
+        """
+        alloc 2 n=3 s=1 c=2  | success 2 rank[1-3]/core[0-1] |
+        grow 1 5 n=1 s=1 c=2 |  |
+        grow 2 6 n=1 s=1 c=2 |  |
+        cancel 1             | realloc 1 tag 5 CANCEL |
+        free 1               | freed 1 rank0/core[0-1] final; realloc 2 tag 6 SUCCESS add rank0/core[0-1] |
+        """);
+  }
+
+  @Test
   void disconnect_dropsThatSendersPendingReallocs() {
     Harness h = oneJobOnFour(SchedulerOptions.defaults());
     h.run(
