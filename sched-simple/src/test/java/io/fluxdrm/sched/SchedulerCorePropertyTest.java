@@ -19,11 +19,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random sequences of alloc, free (partial and final), cancel, prioritize, realloc (grow, shrink,
- * both), realloc_cancel, disconnect, up/down and bad requests, from printed seeds. After every step
- * the pool's invariants hold, and an independent model of what each job holds (built only from the
- * decisions) shows that the core never hands out what is held (being released included), that a
- * shrink names only what the job holds, that refused requests change nothing, and at the end that
- * every request got exactly one answer.
+ * both), realloc_cancel, disconnect, hello, up/down and bad requests, from printed seeds. After
+ * every step the pool's invariants hold, and an independent model of what each job holds (built
+ * only from the decisions) shows that the core never hands out what is held (being released
+ * included), that a shrink names only what the job holds, that refused requests change nothing, and
+ * at the end that every request got exactly one answer.
  */
 class SchedulerCorePropertyTest {
 
@@ -195,6 +195,20 @@ class SchedulerCorePropertyTest {
         lastOp = "disconnect " + sender;
         pendingReallocs.keySet().removeIf(k -> k.startsWith(sender + "/"));
         apply(new SchedEvent.Disconnect(sender));
+      } else if (op < 82) {
+        List<SchedEvent.RunningJob> jobs = new ArrayList<>();
+        for (long id : running) {
+          jobs.add(new SchedEvent.RunningJob(id, 16, 1000, 1.0, held.get(id), IdSet.empty()));
+        }
+        lastOp = "hello " + running;
+        // a restart forgets pending requests (the job manager sends allocs again) and which
+        // resources were being released (they stay the job's until sched.free names them)
+        pendingAllocs.clear();
+        pendingReallocs.clear();
+        releasing.clear();
+        apply(new SchedEvent.Hello(jobs));
+        assertThat(core.pendingAllocs()).as(where()).isEmpty();
+        assertThat(core.pendingReallocs()).as(where()).isZero();
       } else if (op < 86) {
         int rank = rng.nextInt((int) pool.ranks().count());
         boolean goDown = !down.contains(rank) && rng.nextBoolean();
@@ -296,6 +310,11 @@ class SchedulerCorePropertyTest {
           held.put(f.jobId(), mine.diff(f.r()));
           releasing.computeIfPresent(f.jobId(), (k, v) -> v.diff(f.r()));
         }
+      } else if (d instanceof Decision.Restored x) {
+        assertThat(e).isInstanceOf(SchedEvent.Hello.class);
+        assertThat(total(x.r().diff(held.get(x.jobId()))) + total(held.get(x.jobId()).diff(x.r())))
+            .as(where() + ": hello restores what the job held")
+            .isZero();
       } else if (d instanceof Decision.Rejected) {
         String after =
             core.pool().allocated() + "|" + core.pendingAllocs() + "|" + core.pendingReallocs();
