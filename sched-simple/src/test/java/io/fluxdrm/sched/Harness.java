@@ -36,7 +36,7 @@ final class Harness {
   List<Decision> step(SchedEvent e) {
     now += 1;
     List<Decision> out = core.handle(e, now);
-    core.pool().checkInvariants();
+    PoolAssert.assertThatPool(core.pool()).as("after " + e).conserves();
     log.addAll(out);
     return out;
   }
@@ -278,6 +278,6 @@ final class Harness {
   }
 
   void assertFree(String summary) {
-    assertThat(free()).as("free set").isEqualTo(summary);
+    PoolAssert.assertThatPool(core.pool()).hasFree(summary);
   }
 }

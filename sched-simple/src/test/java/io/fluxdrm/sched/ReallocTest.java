@@ -1,5 +1,6 @@
 package io.fluxdrm.sched;
 
+import static io.fluxdrm.sched.PoolAssert.assertThatPool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fluxdrm.rset.IdSet;
@@ -98,10 +99,13 @@ class ReallocTest {
         alloc 1 n=3 s=1 c=2    | success 1 rank[0-2]/core[0-1] | rank3/core[0-1]
         shrink 1 1 n=1 s=1 c=2 | realloc 1 tag 1 SUCCESS sub rank2/core[0-1] | rank3/core[0-1]
         alloc 2 n=2 s=1 c=2    |  | rank3/core[0-1]
+        """);
+    assertThatPool(h.core.pool()).holds(1, "rank[0-2]/core[0-1]").releases(1, "rank2/core[0-1]");
+    h.run(
+        """
         pfree 1 2              | freed 1 rank2/core[0-1]; success 2 rank[2-3]/core[0-1] |
         """);
-    assertThat(h.held(1)).isEqualTo("rank[0-1]/core[0-1]");
-    assertThat(h.core.pool().releasing(1).isEmpty()).isTrue();
+    assertThatPool(h.core.pool()).holds(1, "rank[0-1]/core[0-1]").releases(1, "").conserves();
   }
 
   @Test

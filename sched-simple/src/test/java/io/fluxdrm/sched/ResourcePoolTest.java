@@ -111,6 +111,12 @@ class ResourcePoolTest {
     assertThatThrownBy(pool::checkInvariants)
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("job 2 holds resources of rank 0 that are free or held by another job");
+    assertThatThrownBy(() -> PoolAssert.assertThatPool(pool).conserves())
+        .isInstanceOf(AssertionError.class)
+        .hasMessage(
+            "expected the pool to conserve its resources, but job 2 holds resources of rank 0"
+                + " that are free or held by another job (free: <rank0/core[1-3],gpu[0-1]"
+                + " rank[1-2]/core[0-3],gpu[0-1]>, allocated: <rank0/core0>)");
     pool = ResourcePool.of(Harness.pool(3, 4, 2));
   }
 
