@@ -79,13 +79,16 @@ public final class SchedulerCore {
 
   private record PendingRealloc(SchedEvent.Realloc request, long allocId) {}
 
-  public SchedulerCore(ResourcePool pool, SchedulerOptions options) {
+  private SchedulerCore(ResourcePool pool, SchedulerOptions options) {
     this.pool = pool;
     this.options = options;
     this.nextAllocId = options.firstAllocId();
   }
 
-  /** A core over a fresh pool of {@code r} with {@code options}. */
+  /**
+   * A core over a fresh pool of {@code r} (every rank up, nothing allocated) with {@code options};
+   * running jobs come back with a {@link SchedEvent.Hello}.
+   */
   public static SchedulerCore of(ResourceSet r, SchedulerOptions options) {
     return new SchedulerCore(ResourcePool.of(r), options);
   }
