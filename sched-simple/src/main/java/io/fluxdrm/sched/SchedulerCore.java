@@ -1,0 +1,582 @@
+package io.fluxdrm.sched;
+
+import io.fluxdrm.rset.IdSet;
+import io.fluxdrm.rset.ResourceSet;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The FIFO scheduler as a pure function of events: {@link #handle} takes one decoded request and
+ * the time, updates the {@link ResourcePool} and returns the decisions (responses, facts to log).
+ *
+ * <p>RFC 27: pending allocs are ordered by priority (descending) then job id (ascending); each
+ * scheduling pass serves the head until it must wait (head-of-line blocking, no backfill); a
+ * request the pool could never satisfy is DENIED with a note when it reaches the head. RFC 51:
+ * reallocs of running jobs form one FIFO, served before the allocs by default (D4); a grow takes
+ * ranks nobody holds, a shrink names resources the job holds, which stay allocated until {@code
+ * sched.free} names them (D7). A pass runs after every event that was not refused.
+ *
+ * <p>Not thread-safe: one thread (the service's reactor) owns a core.
+ */
+public final class SchedulerCore {
+
+  /** The note of a hello job whose R cannot be allocated again, in flux-core's words. */
+  public static final String RESTART_NOTE = "failed to reallocate R for running job";
+
+  /** The exception type raised on such a job. */
+  public static final String RESTART_TYPE = "scheduler-restart";
+
+  private static final long MAX_PRIORITY = 4294967295L;
+
+  private final ResourcePool pool;
+  private final SchedulerOptions options;
+
+  /** Pending allocs, in the order they are served. */
+  private final TreeSet<PendingAlloc> queue =
+      new TreeSet<>(
+          Comparator.comparingLong((PendingAlloc p) -> -p.priority)
+              .thenComparing((a, b) -> Long.compareUnsigned(a.id, b.id)));
+
+  private final Map<Long, PendingAlloc> pendingById = new HashMap<>();
+  private final Map<Long, Running> running = new HashMap<>();
+  private final LinkedHashMap<ReallocKey, PendingRealloc> reallocs = new LinkedHashMap<>();
+  private long nextAllocId;
+
+  private static final class PendingAlloc {
+    final long id;
+    long priority;
+    final long userid;
+    final ResourceRequest request;
+    boolean feasibilityKnown;
+
+    PendingAlloc(long id, long priority, long userid, ResourceRequest request) {
+      this.id = id;
+      this.priority = priority;
+      this.userid = userid;
+      this.request = request;
+    }
+  }
+
+  private static final class Running {
+    final long userid;
+    double expiration;
+
+    Running(long userid, double expiration) {
+      this.userid = userid;
+      this.expiration = expiration;
+    }
+  }
+
+  private record ReallocKey(String sender, long matchtag) {}
+
+  private record PendingRealloc(SchedEvent.Realloc request, long allocId) {}
+
+  private SchedulerCore(ResourcePool pool, SchedulerOptions options) {
+    this.pool = pool;
+    this.options = options;
+    this.nextAllocId = options.firstAllocId();
+  }
+
+  /**
+   * A core over a fresh pool of {@code r} (every rank up, nothing allocated) with {@code options};
+   * running jobs come back with a {@link SchedEvent.Hello}.
+   */
+  public static SchedulerCore of(ResourceSet r, SchedulerOptions options) {
+    return new SchedulerCore(ResourcePool.of(r), options);
+  }
+
+  public ResourcePool pool() {
+    return pool;
+  }
+
+  public SchedulerOptions options() {
+    return options;
+  }
+
+  /** Ids of the pending allocs, in the order they will be served. */
+  public List<Long> pendingAllocs() {
+    List<Long> out = new ArrayList<>(queue.size());
+    for (PendingAlloc p : queue) {
+      out.add(p.id);
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  /** Number of pending reallocs. */
+  public int pendingReallocs() {
+    return reallocs.size();
+  }
+
+  /** Whether {@code id} holds an allocation. */
+  public boolean isRunning(long id) {
+    return running.containsKey(id);
+  }
+
+  /** The next {@code alloc_id} this core will hand out (to persist across restarts). */
+  public long nextAllocId() {
+    return nextAllocId;
+  }
+
+  /**
+   * {@code feasibility.check}: empty when the whole pool could satisfy {@code request}, else the
+   * note (answered with EOVERFLOW).
+   */
+  public Optional<String> feasibility(ResourceRequest request) {
+    return Optional.ofNullable(Allocator.infeasibility(pool, request, Allocator.Scope.ALL));
+  }
+
+  /**
+   * Acts on one event at time {@code now} (seconds since the epoch, the reactor's time) and returns
+   * the decisions in the order they are to be carried out.
+   */
+  public List<Decision> handle(SchedEvent event, double now) {
+    List<Decision> out = new ArrayList<>(2);
+    boolean changed;
+    if (event instanceof SchedEvent.Alloc e) {
+      changed = alloc(e, out);
+    } else if (event instanceof SchedEvent.Free e) {
+      changed = free(e, out);
+    } else if (event instanceof SchedEvent.Cancel e) {
+      changed = cancel(e, out);
+    } else if (event instanceof SchedEvent.Prioritize e) {
+      changed = prioritize(e);
+    } else if (event instanceof SchedEvent.Expiration e) {
+      expiration(e, out);
+      changed = false;
+    } else if (event instanceof SchedEvent.Hello e) {
+      hello(e, out);
+      changed = true;
+    } else if (event instanceof SchedEvent.Realloc e) {
+      changed = realloc(e, out);
+    } else if (event instanceof SchedEvent.ReallocCancel e) {
+      changed = reallocCancel(e, out);
+    } else if (event instanceof SchedEvent.Disconnect e) {
+      changed = reallocs.keySet().removeIf(k -> k.sender().equals(e.sender()));
+    } else if (event instanceof SchedEvent.ResourceUpdate e) {
+      changed = resourceUpdate(e, out);
+    } else {
+      throw new IllegalArgumentException("unknown event " + event);
+    }
+    if (changed) {
+      schedule(now, out);
+    }
+    return out;
+  }
+
+  // ---- RFC 27 --------------------------------------------------------------------------------
+
+  private static String id(long id) {
+    return Long.toUnsignedString(id);
+  }
+
+  private boolean alloc(SchedEvent.Alloc e, List<Decision> out) {
+    if (e.priority() < 0 || e.priority() > MAX_PRIORITY) {
+      out.add(
+          reject(
+              e.id(),
+              e,
+              Errno.EPROTO,
+              "alloc: priority " + e.priority() + " (expected: 0 to " + MAX_PRIORITY + ")"));
+      return false;
+    }
+    if (pendingById.containsKey(e.id())) {
+      out.add(
+          reject(
+              e.id(),
+              e,
+              Errno.EPROTO,
+              "alloc: job " + id(e.id()) + " already has a pending alloc request"));
+      return false;
+    }
+    if (running.containsKey(e.id())) {
+      out.add(
+          reject(e.id(), e, Errno.EPROTO, "alloc: job " + id(e.id()) + " already holds resources"));
+      return false;
+    }
+    QueueDepth depth = options.queueDepth();
+    if (!depth.isUnlimited() && pendingById.size() >= depth.limit()) {
+      out.add(
+          reject(
+              e.id(),
+              e,
+              Errno.EINVAL,
+              "alloc: job "
+                  + id(e.id())
+                  + " would be pending request "
+                  + (pendingById.size() + 1)
+                  + " (expected: at most queue-depth "
+                  + depth.limit()
+                  + ")"));
+      return false;
+    }
+    PendingAlloc p = new PendingAlloc(e.id(), e.priority(), e.userid(), e.request());
+    pendingById.put(p.id, p);
+    queue.add(p);
+    return true;
+  }
+
+  private boolean free(SchedEvent.Free e, List<Decision> out) {
+    if (!running.containsKey(e.id())) {
+      out.add(
+          pendingById.containsKey(e.id())
+              ? reject(
+                  e.id(),
+                  e,
+                  Errno.EINVAL,
+                  "free: job " + id(e.id()) + " holds no resources (its alloc is pending)")
+              : reject(e.id(), e, Errno.ENOENT, "free: unknown job " + id(e.id())));
+      return false;
+    }
+    ResourceSet held = pool.allocation(e.id()).orElseThrow();
+    String outside = ResourcePool.notWithin(e.r(), held);
+    if (outside != null) {
+      out.add(
+          reject(
+              e.id(),
+              e,
+              Errno.EINVAL,
+              "free: R names "
+                  + outside
+                  + " that job "
+                  + id(e.id())
+                  + " does not hold (expected: a subset of its allocation)"));
+      return false;
+    }
+    ResourceSet freed = pool.release(e.id(), e.r(), e.isFinal());
+    out.add(new Decision.Freed(e.id(), freed, e.isFinal()));
+    if (e.isFinal()) {
+      running.remove(e.id());
+      for (Iterator<PendingRealloc> it = reallocs.values().iterator(); it.hasNext(); ) {
+        PendingRealloc p = it.next();
+        if (p.request().jobId() == e.id()) {
+          it.remove();
+          out.add(reallocDeny(p, "job " + id(e.id()) + " no longer holds resources"));
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Answers the job's pending alloc with CANCEL; and, as seed 004 words the realloc CANCEL type
+   * ("canceled by a {@code sched.cancel} request"), the running job's pending reallocs too.
+   */
+  private boolean cancel(SchedEvent.Cancel e, List<Decision> out) {
+    boolean changed = false;
+    PendingAlloc p = pendingById.remove(e.id());
+    if (p != null) {
+      queue.remove(p);
+      out.add(new Decision.AllocCancel(e.id()));
+      changed = true;
+    }
+    for (Iterator<PendingRealloc> it = reallocs.values().iterator(); it.hasNext(); ) {
+      PendingRealloc r = it.next();
+      if (r.request().jobId() == e.id()) {
+        it.remove();
+        out.add(response(r, ReallocResponseType.CANCEL, null, null, null));
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  private boolean prioritize(SchedEvent.Prioritize e) {
+    boolean changed = false;
+    for (SchedEvent.JobPriority jp : e.jobs()) {
+      PendingAlloc p = pendingById.get(jp.id());
+      if (p != null && jp.priority() >= 0 && jp.priority() <= MAX_PRIORITY) {
+        queue.remove(p);
+        p.priority = jp.priority();
+        queue.add(p);
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  private void expiration(SchedEvent.Expiration e, List<Decision> out) {
+    if (!(e.expiration() >= 0) || Double.isInfinite(e.expiration())) {
+      out.add(
+          reject(
+              e.id(),
+              e,
+              Errno.EINVAL,
+              "expiration: " + e.expiration() + " (expected: finite, >= 0)"));
+      return;
+    }
+    Running r = running.get(e.id());
+    if (r == null) {
+      out.add(reject(e.id(), e, Errno.ENOENT, "expiration: job " + id(e.id()) + " is not running"));
+      return;
+    }
+    r.expiration = e.expiration();
+    out.add(new Decision.ExpirationSet(e.id(), e.expiration()));
+  }
+
+  private void hello(SchedEvent.Hello e, List<Decision> out) {
+    pool.reset();
+    running.clear();
+    queue.clear();
+    pendingById.clear();
+    reallocs.clear();
+    for (SchedEvent.RunningJob j : e.jobs()) {
+      ResourceSet r = j.free().isEmpty() ? j.r() : j.r().removeRanks(j.free());
+      String why = running.containsKey(j.id()) ? "job listed twice" : pool.claim(j.id(), r);
+      if (why == null) {
+        running.put(j.id(), new Running(j.userid(), j.r().expiration()));
+        out.add(new Decision.Restored(j.id(), pool.allocation(j.id()).orElseThrow()));
+      } else {
+        out.add(new Decision.JobException(j.id(), RESTART_TYPE, RESTART_NOTE, why));
+      }
+    }
+  }
+
+  private boolean resourceUpdate(SchedEvent.ResourceUpdate e, List<Decision> out) {
+    String unknown = pool.unknownRanks(e.up().union(e.down()));
+    if (unknown != null) {
+      out.add(
+          reject(0, e, Errno.EINVAL, "resource update: ranks " + unknown + " are not in the pool"));
+      return false;
+    }
+    IdSet both = e.up().intersection(e.down());
+    if (!both.isEmpty()) {
+      out.add(
+          reject(
+              0,
+              e,
+              Errno.EINVAL,
+              "resource update: ranks " + both + " both up and down (expected: one or the other)"));
+      return false;
+    }
+    pool.setUp(e.up(), true);
+    pool.setUp(e.down(), false);
+    return true;
+  }
+
+  // ---- RFC 51 --------------------------------------------------------------------------------
+
+  private boolean realloc(SchedEvent.Realloc e, List<Decision> out) {
+    if (!options.realloc()) {
+      out.add(
+          new Decision.ReallocResponse(
+              e.jobId(),
+              e.matchtag(),
+              e.sender(),
+              nextAllocId++,
+              ReallocResponseType.UNSUPPORTED,
+              null,
+              null,
+              null));
+      return false;
+    }
+    ReallocKey key = new ReallocKey(e.sender(), e.matchtag());
+    String job = id(e.jobId());
+    if (reallocs.containsKey(key)) {
+      out.add(
+          reject(
+              e.jobId(),
+              e,
+              Errno.EPROTO,
+              "realloc: matchtag "
+                  + id(e.matchtag())
+                  + " is already pending from this sender (expected: one request per matchtag)"));
+      return false;
+    }
+    if (e.specAdd() == null && e.specSub() == null) {
+      out.add(
+          reject(
+              e.jobId(),
+              e,
+              Errno.EPROTO,
+              "realloc: neither spec_add nor spec_sub (expected: at least one)"));
+      return false;
+    }
+    Running r = running.get(e.jobId());
+    if (r == null) {
+      out.add(
+          pendingById.containsKey(e.jobId())
+              ? reject(
+                  e.jobId(),
+                  e,
+                  Errno.EINVAL,
+                  "realloc: job " + job + " is not running (its alloc is pending)")
+              : reject(e.jobId(), e, Errno.ENOENT, "realloc: unknown job " + job));
+      return false;
+    }
+    if (e.userid() != r.userid && e.userid() != options.instanceOwner()) {
+      out.add(
+          reject(
+              e.jobId(),
+              e,
+              Errno.EPERM,
+              "realloc: user "
+                  + e.userid()
+                  + " may not act on job "
+                  + job
+                  + " of user "
+                  + r.userid));
+      return false;
+    }
+    reallocs.put(key, new PendingRealloc(e, nextAllocId++));
+    return true;
+  }
+
+  private boolean reallocCancel(SchedEvent.ReallocCancel e, List<Decision> out) {
+    PendingRealloc p = reallocs.remove(new ReallocKey(e.sender(), e.matchtag()));
+    if (p == null) {
+      return false;
+    }
+    out.add(response(p, ReallocResponseType.CANCEL, null, null, null));
+    return true;
+  }
+
+  private static Decision.ReallocResponse response(
+      PendingRealloc p, ReallocResponseType type, ResourceSet add, ResourceSet sub, String note) {
+    SchedEvent.Realloc e = p.request();
+    return new Decision.ReallocResponse(
+        e.jobId(), e.matchtag(), e.sender(), p.allocId(), type, add, sub, note);
+  }
+
+  private static Decision.ReallocResponse reallocDeny(PendingRealloc p, String note) {
+    return response(p, ReallocResponseType.DENY, null, null, note);
+  }
+
+  /** The decision on the realloc, or null when it must wait. */
+  private Decision decideRealloc(PendingRealloc p, double now) {
+    SchedEvent.Realloc e = p.request();
+    Running job = running.get(e.jobId());
+    if (job == null) {
+      return reallocDeny(p, "job " + id(e.jobId()) + " no longer holds resources");
+    }
+    ResourceSet held = pool.allocation(e.jobId()).orElseThrow();
+    List<ResourcePool.Pick> sub = null;
+    if (e.specSub() != null) {
+      ResourceSet releasable = held.diff(pool.releasing(e.jobId()));
+      if (e.r() != null) {
+        String outside = ResourcePool.notWithin(e.r(), releasable);
+        if (outside != null) {
+          return reallocDeny(
+              p,
+              "spec_sub: R names "
+                  + outside
+                  + " that job "
+                  + id(e.jobId())
+                  + " does not hold or is already releasing (expected: a subset of its resources)");
+        }
+        releasable = releasable.diff(releasable.diff(e.r()));
+      }
+      Allocator.Removal rm = Allocator.selectRemoval(pool, releasable, held, e.specSub());
+      if (rm.note() != null) {
+        return reallocDeny(p, rm.note());
+      }
+      sub = rm.picks();
+    }
+    AllocOutcome.Allocated add = null;
+    if (e.specAdd() != null) {
+      ResourceSet mask = e.specSub() == null ? e.r() : null;
+      if (mask != null) {
+        String[] why = new String[1];
+        if (pool.picksOf(mask, why) == null) {
+          return reallocDeny(p, "spec_add: R names resources outside the pool: " + why[0]);
+        }
+      }
+      Allocator.Scope scope = new Allocator.Scope(mask, held.ranks());
+      AllocOutcome outcome = Allocator.allocate(pool, e.specAdd(), scope);
+      if (outcome instanceof AllocOutcome.Infeasible inf) {
+        return reallocDeny(p, inf.note());
+      }
+      if (outcome instanceof AllocOutcome.InsufficientNow) {
+        return null;
+      }
+      add = (AllocOutcome.Allocated) outcome;
+    }
+    ResourceSet addR = null;
+    if (add != null) {
+      pool.grant(e.jobId(), add.picks());
+      addR = add.r().withNslots(add.nslots()).withTimes(now, job.expiration);
+    }
+    ResourceSet subR = null;
+    if (sub != null) {
+      subR = pool.build(sub);
+      pool.markReleasing(e.jobId(), subR);
+    }
+    return response(p, ReallocResponseType.SUCCESS, addR, subR, null);
+  }
+
+  // ---- scheduling pass -----------------------------------------------------------------------
+
+  private void schedule(double now, List<Decision> out) {
+    switch (options.reallocOrder()) {
+      case REALLOC_FIRST:
+        serveReallocs(now, out);
+        serveAllocs(now, out);
+        break;
+      case REALLOC_FIRST_BLOCKING:
+        if (serveReallocs(now, out)) {
+          serveAllocs(now, out);
+        }
+        break;
+      case ALLOC_FIRST:
+        serveAllocs(now, out);
+        serveReallocs(now, out);
+        break;
+      default:
+        throw new IllegalStateException("unknown order " + options.reallocOrder());
+    }
+  }
+
+  /** Serves the realloc FIFO; false when its head must wait. */
+  private boolean serveReallocs(double now, List<Decision> out) {
+    while (!reallocs.isEmpty()) {
+      Map.Entry<ReallocKey, PendingRealloc> head = reallocs.entrySet().iterator().next();
+      Decision d = decideRealloc(head.getValue(), now);
+      if (d == null) {
+        return false;
+      }
+      reallocs.remove(head.getKey());
+      out.add(d);
+    }
+    return true;
+  }
+
+  private void serveAllocs(double now, List<Decision> out) {
+    while (!queue.isEmpty()) {
+      PendingAlloc p = queue.first();
+      AllocOutcome.Allocated a = Allocator.tryAllocate(pool, p.request, Allocator.Scope.ALL);
+      if (a == null) {
+        if (p.feasibilityKnown) {
+          return;
+        }
+        String note = Allocator.infeasibility(pool, p.request, Allocator.Scope.ALL);
+        if (note == null) {
+          p.feasibilityKnown = true;
+          return;
+        }
+        queue.pollFirst();
+        pendingById.remove(p.id);
+        out.add(new Decision.AllocDeny(p.id, note));
+        continue;
+      }
+      queue.pollFirst();
+      pendingById.remove(p.id);
+      pool.grant(p.id, a.picks());
+      double duration = p.request.duration();
+      double expiration = duration > 0 ? now + duration : pool.all().expiration();
+      running.put(p.id, new Running(p.userid, expiration));
+      out.add(
+          new Decision.AllocSuccess(p.id, a.r().withNslots(a.nslots()).withTimes(now, expiration)));
+    }
+  }
+
+  private static Decision.Rejected reject(long job, SchedEvent e, Errno errno, String message) {
+    return new Decision.Rejected(job, e, errno, message);
+  }
+}

@@ -1,0 +1,59 @@
+package io.fluxdrm.sched;
+
+/**
+ * How a {@link SchedulerCore} behaves.
+ *
+ * @param queueDepth the limit on pending {@code sched.alloc} requests announced in {@code
+ *     sched-ready}
+ * @param realloc whether RFC 51 dynamic allocation is on; when off every {@code sched.realloc} is
+ *     answered UNSUPPORTED at once ({@code --no-realloc})
+ * @param reallocOrder which queue a scheduling pass serves first
+ * @param instanceOwner the user id of the instance owner, who may send reallocs for any job; -1 for
+ *     none
+ * @param firstAllocId the first RFC 51 {@code alloc_id} to hand out (a restarted service passes one
+ *     past the last it gave); ids are unsigned 64-bit
+ */
+public record SchedulerOptions(
+    QueueDepth queueDepth,
+    boolean realloc,
+    ReallocOrder reallocOrder,
+    long instanceOwner,
+    long firstAllocId) {
+
+  public SchedulerOptions {
+    if (queueDepth == null) {
+      throw new SchedException("options: queue depth is missing");
+    }
+    if (reallocOrder == null) {
+      throw new SchedException("options: realloc order is missing");
+    }
+    if (firstAllocId == 0) {
+      throw new SchedException("options: first alloc id 0 (expected: >= 1)");
+    }
+  }
+
+  /** sched-simple's defaults: {@code limited=8}, realloc on, reallocs first, ids from 1. */
+  public static SchedulerOptions defaults() {
+    return new SchedulerOptions(QueueDepth.DEFAULT, true, ReallocOrder.REALLOC_FIRST, -1, 1);
+  }
+
+  public SchedulerOptions withQueueDepth(QueueDepth q) {
+    return new SchedulerOptions(q, realloc, reallocOrder, instanceOwner, firstAllocId);
+  }
+
+  public SchedulerOptions withRealloc(boolean on) {
+    return new SchedulerOptions(queueDepth, on, reallocOrder, instanceOwner, firstAllocId);
+  }
+
+  public SchedulerOptions withReallocOrder(ReallocOrder o) {
+    return new SchedulerOptions(queueDepth, realloc, o, instanceOwner, firstAllocId);
+  }
+
+  public SchedulerOptions withInstanceOwner(long uid) {
+    return new SchedulerOptions(queueDepth, realloc, reallocOrder, uid, firstAllocId);
+  }
+
+  public SchedulerOptions withFirstAllocId(long id) {
+    return new SchedulerOptions(queueDepth, realloc, reallocOrder, instanceOwner, id);
+  }
+}
