@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -44,7 +45,8 @@ final class RCodec {
       new ObjectMapper(FACTORY)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+          .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
 
   /** Reads one document of a stream, leaving the next for the following call. */
   static final com.fasterxml.jackson.databind.ObjectReader STREAM_READER =
@@ -139,7 +141,7 @@ final class RCodec {
     }
     JsonNode sched = root.get("scheduling");
     return new ResourceSet(
-        nodes.toArray(new RNode[0]), start, end, nslots, sched == null ? null : sched.deepCopy());
+        nodes.toArray(new RNode[0]), start, end, nslots, sched == null ? null : realsKept(sched));
   }
 
   private static double time(JsonNode exec, String key) {
@@ -427,6 +429,28 @@ final class RCodec {
       root.set("scheduling", r.schedulingShared().deepCopy());
     }
     return root;
+  }
+
+  /**
+   * A deep copy in which every real stays a real when written: {@code 1e3} would otherwise be
+   * written plainly as the integer {@code 1000}; it becomes {@code 1000.0}, as jansson writes it.
+   */
+  static JsonNode realsKept(JsonNode n) {
+    if (n.isBigDecimal()) {
+      BigDecimal d = n.decimalValue();
+      return d.scale() <= 0 ? DecimalNode.valueOf(d.setScale(1)) : n;
+    }
+    if (n.isArray()) {
+      ArrayNode a = NODES.arrayNode(n.size());
+      n.forEach(e -> a.add(realsKept(e)));
+      return a;
+    }
+    if (n.isObject()) {
+      ObjectNode o = NODES.objectNode();
+      n.properties().forEach(e -> o.set(e.getKey(), realsKept(e.getValue())));
+      return o;
+    }
+    return n.deepCopy();
   }
 
   /** Epoch seconds as a real written plainly: 0.0, 1795966031.0037868. */

@@ -157,6 +157,12 @@ public final class ResourceSet {
     } catch (java.io.IOException e) {
       throw new RsetException("failed to read R from " + what + ": " + e.getMessage());
     }
+    if (out.isEmpty()) {
+      throw new RsetException(
+          "failed to read an R object from "
+              + what
+              + ": it holds no JSON document (expected: at least one R object)");
+    }
     return new Documents(out, ignored);
   }
 
@@ -393,8 +399,20 @@ public final class ResourceSet {
 
   // ---- new sets ------------------------------------------------------------------------------
 
-  /** This set with other times (negative values become 0, "unset"). */
+  /**
+   * This set with other times (negative values become 0, "unset").
+   *
+   * @throws RsetException when a time is not a finite number
+   */
   public ResourceSet withTimes(double start, double end) {
+    if (!Double.isFinite(start) || !Double.isFinite(end)) {
+      throw new RsetException(
+          "R: times "
+              + start
+              + " and "
+              + end
+              + " are not both finite (expected: epoch seconds, 0 for unset)");
+    }
     return new ResourceSet(nodes, Math.max(0, start), Math.max(0, end), nslots, scheduling);
   }
 
