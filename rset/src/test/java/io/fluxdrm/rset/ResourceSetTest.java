@@ -399,6 +399,22 @@ class ResourceSetTest {
     assertThat(none.union(none).scheduling()).isNull();
   }
 
+  @Test
+  void operations_emptyTarget_carriedWhereFluxCoreFails() {
+    // D22: flux-core's union, append and diff fail on a target without resources
+    ResourceSet withEmpty = rl("0:core=0 1:core=", "n[0-1]");
+    ResourceSet other = rl("2:core=0", "n2");
+    assertThat(withEmpty.hasEmptyTarget()).isTrue();
+    ResourceSet u = withEmpty.union(other);
+    assertThat(u.nnodes()).isEqualTo(3);
+    assertThat(u.hasEmptyTarget()).isTrue();
+    assertThat(u.summary()).isEqualTo("rank[0,2]/core0");
+    assertThat(other.append(withEmpty).nnodes()).isEqualTo(3);
+    assertThat(withEmpty.diff(other).nnodes()).isEqualTo(2);
+    assertThat(withEmpty.diff(rl("1:core=0")).summary()).isEqualTo("rank0/core0");
+    assertThat(withEmpty.diff(rl("1:core=0")).nnodes()).isEqualTo(1);
+  }
+
   // ---- append -------------------------------------------------------------------------------
 
   @ParameterizedTest(name = "[{0}]@{1} append [{2}]@{3} = {4}")
