@@ -520,6 +520,14 @@ class ResourceSetTest {
   }
 
   @Test
+  void diff_emptyTypeInBoth_removedEvenWhenNothingElseChanges() {
+    // rnode_diff deletes a type other than core that is empty after the subtraction
+    ResourceSet d = rl("0:core=0+gpu= 1:core=0").diff(rl("0:core=+gpu="));
+    assertThat(d.toString()).contains("[{\"rank\":\"0-1\",\"children\":{\"core\":\"0\"}}]");
+    assertThat(d.summary()).isEqualTo("rank[0-1]/core0");
+  }
+
+  @Test
   void diff_coreEmptied_keptSoRankStaysApartFromGpuOnlyRank() {
     ResourceSet d = rl("0:core=0-1+gpu=0 1:core=+gpu=0").diff(rl("0:core=0-1"));
     // rank 0 keeps an empty core; rank 1 has one too: both are {core:"", gpu:0}
