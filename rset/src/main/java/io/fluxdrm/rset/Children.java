@@ -10,16 +10,38 @@ import java.util.Arrays;
  */
 final class Children {
 
-  static final Children NONE = new Children(new String[] {"core"}, new IdSet[] {IdSet.empty()});
+  private static final String[] CORE = {"core"};
+  private static final String[] CORE_GPU = {"core", "gpu"};
+
+  static final Children NONE = new Children(CORE, new IdSet[] {IdSet.empty()});
 
   private final String[] names;
   private final IdSet[] sets;
-  private final int hash;
+
+  /** Computed on first use (0 until then). */
+  private int hash;
 
   private Children(String[] names, IdSet[] sets) {
     this.names = names;
     this.sets = sets;
-    this.hash = 31 * Arrays.hashCode(names) + Arrays.hashCode(sets);
+  }
+
+  /**
+   * Children of the first {@code n} names and sets; the names array of {@code like} (or a shared
+   * common one) is reused when equal, so that equal children share their name arrays.
+   */
+  private static Children of(String[] names, IdSet[] sets, int n, String[] like) {
+    String[] nm;
+    if (n == like.length && Arrays.equals(names, 0, n, like, 0, n)) {
+      nm = like;
+    } else if (n == 1 && names[0].equals("core")) {
+      nm = CORE;
+    } else if (n == 2 && names[0].equals("core") && names[1].equals("gpu")) {
+      nm = CORE_GPU;
+    } else {
+      nm = Arrays.copyOf(names, n);
+    }
+    return new Children(nm, n == sets.length ? sets : Arrays.copyOf(sets, n));
   }
 
   static int compareNames(String a, String b) {
@@ -89,45 +111,7 @@ final class Children {
     s[insert] = set;
     System.arraycopy(names, insert, n, insert + 1, names.length - insert);
     System.arraycopy(sets, insert, s, insert + 1, names.length - insert);
-    return new Children(n, s);
-  }
-
-  /** These children without type {@code name} ({@code core} is never removed). */
-  Children without(String name) {
-    if (name.equals("core")) {
-      return this;
-    }
-    for (int i = 0; i < names.length; i++) {
-      if (names[i].equals(name)) {
-        String[] n = new String[names.length - 1];
-        IdSet[] s = new IdSet[names.length - 1];
-        System.arraycopy(names, 0, n, 0, i);
-        System.arraycopy(sets, 0, s, 0, i);
-        System.arraycopy(names, i + 1, n, i, names.length - i - 1);
-        System.arraycopy(sets, i + 1, s, i, names.length - i - 1);
-        return new Children(n, s);
-      }
-    }
-    return this;
-  }
-
-  /** Whether type {@code name} is present (possibly empty). */
-  boolean has(String name) {
-    for (String n : names) {
-      if (n.equals(name)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Total number of ids over all types. */
-  long total() {
-    long t = 0;
-    for (IdSet s : sets) {
-      t += s.count();
-    }
-    return t;
+    return of(n, s, n.length, names);
   }
 
   /** Union per type. */
@@ -135,11 +119,32 @@ final class Children {
     if (o == this) {
       return this;
     }
-    Children r = this;
-    for (int i = 0; i < o.names.length; i++) {
-      r = r.with(o.names[i], get(o.names[i]).union(o.sets[i]));
+    if (Arrays.equals(names, o.names)) {
+      IdSet[] s = new IdSet[sets.length];
+      for (int i = 0; i < s.length; i++) {
+        s[i] = sets[i].union(o.sets[i]);
+      }
+      return new Children(names, s);
     }
-    return r;
+    String[] n = new String[names.length + o.names.length];
+    IdSet[] s = new IdSet[n.length];
+    int k = 0;
+    int i = 0;
+    int j = 0;
+    while (i < names.length || j < o.names.length) {
+      int c = i >= names.length ? 1 : j >= o.names.length ? -1 : compareNames(names[i], o.names[j]);
+      if (c < 0) {
+        n[k] = names[i];
+        s[k++] = sets[i++];
+      } else if (c > 0) {
+        n[k] = o.names[j];
+        s[k++] = o.sets[j++];
+      } else {
+        n[k] = names[i];
+        s[k++] = sets[i++].union(o.sets[j++]);
+      }
+    }
+    return of(n, s, k, names);
   }
 
   /**
@@ -147,29 +152,110 @@ final class Children {
    * have are subtracted; a type other than {@code core} left empty disappears.
    */
   Children difference(Children o) {
-    Children r = this;
-    for (int i = 0; i < o.names.length; i++) {
-      String name = o.names[i];
-      if (has(name)) {
-        IdSet left = get(name).difference(o.sets[i]);
-        r = left.isEmpty() && !name.equals("core") ? r.without(name) : r.with(name, left);
+    if (Arrays.equals(names, o.names)) {
+      IdSet[] s = new IdSet[sets.length];
+      boolean same = true;
+      boolean emptied = false;
+      for (int i = 0; i < s.length; i++) {
+        s[i] = sets[i].difference(o.sets[i]);
+        same &= s[i] == sets[i];
+        emptied |= i > 0 && s[i].isEmpty();
+      }
+      if (!emptied) {
+        return same ? this : new Children(names, s);
       }
     }
-    return r;
+    String[] n = new String[names.length];
+    IdSet[] s = new IdSet[names.length];
+    int k = 0;
+    int j = 0;
+    boolean same = true;
+    for (int i = 0; i < names.length; i++) {
+      while (j < o.names.length && compareNames(o.names[j], names[i]) < 0) {
+        j++;
+      }
+      IdSet left = sets[i];
+      if (j < o.names.length && o.names[j].equals(names[i])) {
+        left = sets[i].difference(o.sets[j]);
+        if (left.isEmpty() && !names[i].equals("core")) {
+          same = false;
+          continue;
+        }
+      }
+      same &= left == sets[i];
+      n[k] = names[i];
+      s[k++] = left;
+    }
+    return same ? this : of(n, s, k, names);
   }
 
   /** Intersection per type: {@code core} (maybe empty) and each shared type with common ids. */
   Children intersection(Children o) {
-    Children r = NONE;
+    if (names.length == 2 && Arrays.equals(names, o.names)) {
+      // core and one other type, the common case
+      IdSet core = sets[0].intersection(o.sets[0]);
+      IdSet other = sets[1].intersection(o.sets[1]);
+      return other.isEmpty()
+          ? new Children(CORE, new IdSet[] {core})
+          : new Children(names, new IdSet[] {core, other});
+    }
+    String[] n = new String[names.length + 1];
+    IdSet[] s = new IdSet[names.length + 1];
+    n[0] = "core";
+    s[0] = IdSet.empty();
+    int k = 1;
+    int j = 0;
     for (int i = 0; i < names.length; i++) {
-      if (o.has(names[i])) {
-        IdSet common = sets[i].intersection(o.get(names[i]));
-        if (!common.isEmpty()) {
-          r = r.with(names[i], common);
+      while (j < o.names.length && compareNames(o.names[j], names[i]) < 0) {
+        j++;
+      }
+      if (j < o.names.length && o.names[j].equals(names[i])) {
+        IdSet common = sets[i].intersection(o.sets[j]);
+        if (names[i].equals("core")) {
+          s[0] = common;
+        } else if (!common.isEmpty()) {
+          n[k] = names[i];
+          s[k++] = common;
         }
       }
     }
-    return r;
+    return of(n, s, k, names);
+  }
+
+  /**
+   * Whether {@link #difference} by {@code o} leaves nothing: every id of every type is in {@code
+   * o}'s set of that type. Allocates nothing.
+   */
+  boolean coveredBy(Children o) {
+    int j = 0;
+    for (int i = 0; i < names.length; i++) {
+      if (sets[i].isEmpty()) {
+        continue;
+      }
+      while (j < o.names.length && compareNames(o.names[j], names[i]) < 0) {
+        j++;
+      }
+      if (j >= o.names.length || !o.names[j].equals(names[i]) || !subset(sets[i], o.sets[j])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether every id of {@code a} is in {@code b}, walking their ranges. */
+  private static boolean subset(IdSet a, IdSet b) {
+    int j = 0;
+    int nb = b.rangeCount();
+    for (int i = 0; i < a.rangeCount(); i++) {
+      int lo = a.rangeLo(i);
+      while (j < nb && b.rangeHi(j) < lo) {
+        j++;
+      }
+      if (j >= nb || b.rangeLo(j) > lo || b.rangeHi(j) < a.rangeHi(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The first type whose ids both share, or null. */
@@ -200,13 +286,19 @@ final class Children {
   @Override
   public boolean equals(Object o) {
     return o instanceof Children c
-        && hash == c.hash
-        && Arrays.equals(names, c.names)
-        && Arrays.equals(sets, c.sets);
+        && (o == this
+            || (hashCode() == c.hashCode()
+                && Arrays.equals(names, c.names)
+                && Arrays.equals(sets, c.sets)));
   }
 
   @Override
   public int hashCode() {
+    int h = hash;
+    if (h == 0) {
+      h = 31 * Arrays.hashCode(names) + Arrays.hashCode(sets);
+      hash = h == 0 ? 1 : h;
+    }
     return hash;
   }
 

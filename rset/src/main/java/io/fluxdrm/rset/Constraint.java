@@ -70,41 +70,19 @@ public sealed interface Constraint {
     String name = op.getKey();
     String opAt = at + "/" + RCodec.pointerEscape(name);
     JsonNode args = op.getValue();
-    if (!args.isArray()) {
-      throw new RsetException(
-          "constraint: " + opAt + ": " + RCodec.describe(args) + " is not an array");
-    }
     switch (name) {
       case "properties":
         {
-          List<String> names = strings(args, opAt);
+          List<String> names = strings(array(args, opAt), opAt);
           for (int i = 0; i < names.size(); i++) {
-            String p = names.get(i);
-            String bare = p.startsWith("^") ? p.substring(1) : p;
-            if (bare.isEmpty()) {
-              throw new RsetException("constraint: " + opAt + "/" + i + ": empty property name");
-            }
-            for (int k = 0; k < bare.length(); k++) {
-              if ("!&'\"`|()^".indexOf(bare.charAt(k)) >= 0) {
-                throw new RsetException(
-                    "constraint: "
-                        + opAt
-                        + "/"
-                        + i
-                        + ": invalid character '"
-                        + bare.charAt(k)
-                        + "' in property \""
-                        + p
-                        + "\"");
-              }
-            }
+            checkQuery(names.get(i), opAt + "/" + i);
           }
           return new HasProperties(List.copyOf(names));
         }
       case "hostlist":
         {
           Hostlist all = Hostlist.empty();
-          List<String> lists = strings(args, opAt);
+          List<String> lists = strings(array(args, opAt), opAt);
           for (int i = 0; i < lists.size(); i++) {
             try {
               all = all.append(Hostlist.parse(lists.get(i)));
@@ -118,7 +96,7 @@ public sealed interface Constraint {
       case "ranks":
         {
           IdSet all = IdSet.empty();
-          List<String> sets = strings(args, opAt);
+          List<String> sets = strings(array(args, opAt), opAt);
           for (int i = 0; i < sets.size(); i++) {
             try {
               all = all.union(IdSet.parse(sets.get(i)));
@@ -133,6 +111,7 @@ public sealed interface Constraint {
       case "or":
       case "not":
         {
+          array(args, opAt);
           List<Constraint> terms = new ArrayList<>(args.size());
           for (int i = 0; i < args.size(); i++) {
             terms.add(parse(args.get(i), opAt + "/" + i, depth + 1));
@@ -152,6 +131,38 @@ public sealed interface Constraint {
                 + ": unknown constraint operator: "
                 + name
                 + " (expected: properties, hostlist, ranks, and, or, not)");
+    }
+  }
+
+  /** The operator's value, which must be an array. */
+  private static JsonNode array(JsonNode args, String at) {
+    if (!args.isArray()) {
+      throw new RsetException(
+          "constraint: " + at + ": " + RCodec.describe(args) + " is not an array");
+    }
+    return args;
+  }
+
+  /**
+   * Refuses the characters flux-core refuses in a property query ({@code ! & ' " ` | ( )}). Unlike
+   * a property name that is set, a query may hold {@code ^} (a leading one negates) and may be
+   * empty, as in flux-core.
+   */
+  private static void checkQuery(String p, String at) {
+    String forbidden = "!&'\"`|()";
+    for (int k = 0; k < p.length(); k++) {
+      if (forbidden.indexOf(p.charAt(k)) >= 0) {
+        throw new RsetException(
+            "constraint: "
+                + at
+                + ": invalid character '"
+                + p.charAt(k)
+                + "' in property \""
+                + p
+                + "\" (expected: none of "
+                + forbidden
+                + ")");
+      }
     }
   }
 

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -17,7 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,7 +45,8 @@ final class RCodec {
       new ObjectMapper(FACTORY)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+          .configure(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES, false);
 
   /** Reads one document of a stream, leaving the next for the following call. */
   static final com.fasterxml.jackson.databind.ObjectReader STREAM_READER =
@@ -139,7 +141,7 @@ final class RCodec {
     }
     JsonNode sched = root.get("scheduling");
     return new ResourceSet(
-        nodes.toArray(new RNode[0]), start, end, nslots, sched == null ? null : sched.deepCopy());
+        nodes.toArray(new RNode[0]), start, end, nslots, sched == null ? null : realsKept(sched));
   }
 
   private static double time(JsonNode exec, String key) {
@@ -160,7 +162,7 @@ final class RCodec {
   /** Targets in flux-core's list order: new ranks appended as met, repeated ranks merged. */
   private static List<RNode> decodeRlite(JsonNode rlite) {
     List<RNode> out = new ArrayList<>();
-    Map<Integer, Integer> at = new HashMap<>();
+    RankIndex at = new RankIndex(rlite.size());
     long total = 0;
     for (int i = 0; i < rlite.size(); i++) {
       String ptr = "/execution/R_lite/" + i;
@@ -201,8 +203,8 @@ final class RCodec {
       }
       for (PrimitiveIterator.OfInt it = ranks.iterator(); it.hasNext(); ) {
         int r = it.nextInt();
-        Integer p = at.get(r);
-        if (p == null) {
+        int p = at.get(r);
+        if (p < 0) {
           at.put(r, out.size());
           out.add(new RNode(r, null, c));
           continue;
@@ -280,16 +282,53 @@ final class RCodec {
               + (nodes.size() == 1 ? "" : "s")
               + " (expected: one host per rank)");
     }
-    List<RNode> sorted = new ArrayList<>(nodes);
-    sorted.sort((a, b) -> Integer.compare(a.rank(), b.rank()));
-    List<RNode> out = new ArrayList<>(sorted.size());
+    int[] order = rankOrder(nodes);
+    List<RNode> out = new ArrayList<>(order.length);
     int k = 0;
     for (Hostlist h : parts) {
       for (String host : h.expand()) {
-        out.add(sorted.get(k++).withHost(host));
+        out.add(nodes.get(order[k++]).withHost(host));
       }
     }
     return out;
+  }
+
+  /**
+   * List positions of the targets in ascending rank order: by direct placement when the ranks are
+   * dense (the usual case), else by sorting.
+   */
+  private static int[] rankOrder(List<RNode> nodes) {
+    int n = nodes.size();
+    int min = Integer.MAX_VALUE;
+    int max = -1;
+    for (RNode x : nodes) {
+      min = Math.min(min, x.rank());
+      max = Math.max(max, x.rank());
+    }
+    int[] order = new int[n];
+    if (n > 0 && (long) max - min < 4L * n) {
+      int[] at = new int[max - min + 1];
+      Arrays.fill(at, -1);
+      for (int i = 0; i < n; i++) {
+        at[nodes.get(i).rank() - min] = i;
+      }
+      int k = 0;
+      for (int p : at) {
+        if (p >= 0) {
+          order[k++] = p;
+        }
+      }
+      return order;
+    }
+    long[] packed = new long[n];
+    for (int i = 0; i < n; i++) {
+      packed[i] = ((long) nodes.get(i).rank() << 32) | i;
+    }
+    Arrays.sort(packed);
+    for (int i = 0; i < n; i++) {
+      order[i] = (int) packed[i];
+    }
+    return order;
   }
 
   private static List<RNode> assignProperties(List<RNode> nodes, JsonNode pj) {
@@ -324,7 +363,7 @@ final class RCodec {
       }
       props.put(name, ranks);
     }
-    Map<Integer, Integer> at = new HashMap<>(nodes.size() * 2);
+    RankIndex at = new RankIndex(nodes.size());
     IdSet.Builder all = IdSet.builder();
     for (int i = 0; i < nodes.size(); i++) {
       at.put(nodes.get(i).rank(), i);
@@ -427,6 +466,28 @@ final class RCodec {
       root.set("scheduling", r.schedulingShared().deepCopy());
     }
     return root;
+  }
+
+  /**
+   * A deep copy in which every real stays a real when written: {@code 1e3} would otherwise be
+   * written plainly as the integer {@code 1000}; it becomes {@code 1000.0}, as jansson writes it.
+   */
+  static JsonNode realsKept(JsonNode n) {
+    if (n.isBigDecimal()) {
+      BigDecimal d = n.decimalValue();
+      return d.scale() <= 0 ? DecimalNode.valueOf(d.setScale(1)) : n;
+    }
+    if (n.isArray()) {
+      ArrayNode a = NODES.arrayNode(n.size());
+      n.forEach(e -> a.add(realsKept(e)));
+      return a;
+    }
+    if (n.isObject()) {
+      ObjectNode o = NODES.objectNode();
+      n.properties().forEach(e -> o.set(e.getKey(), realsKept(e.getValue())));
+      return o;
+    }
+    return n.deepCopy();
   }
 
   /** Epoch seconds as a real written plainly: 0.0, 1795966031.0037868. */

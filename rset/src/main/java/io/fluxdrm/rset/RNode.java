@@ -25,10 +25,6 @@ record RNode(int rank, String host, Children children, Set<String> properties) {
     return new RNode(rank, h, children, properties);
   }
 
-  RNode withProperties(Set<String> p) {
-    return new RNode(rank, host, children, p);
-  }
-
   RNode plusProperties(Set<String> more) {
     if (more.isEmpty() || properties.containsAll(more)) {
       return this;

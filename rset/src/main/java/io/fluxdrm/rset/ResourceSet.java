@@ -157,6 +157,12 @@ public final class ResourceSet {
     } catch (java.io.IOException e) {
       throw new RsetException("failed to read R from " + what + ": " + e.getMessage());
     }
+    if (out.isEmpty()) {
+      throw new RsetException(
+          "failed to read an R object from "
+              + what
+              + ": it holds no JSON document (expected: at least one R object)");
+    }
     return new Documents(out, ignored);
   }
 
@@ -393,8 +399,20 @@ public final class ResourceSet {
 
   // ---- new sets ------------------------------------------------------------------------------
 
-  /** This set with other times (negative values become 0, "unset"). */
+  /**
+   * This set with other times (negative values become 0, "unset").
+   *
+   * @throws RsetException when a time is not a finite number
+   */
   public ResourceSet withTimes(double start, double end) {
+    if (!Double.isFinite(start) || !Double.isFinite(end)) {
+      throw new RsetException(
+          "R: times "
+              + start
+              + " and "
+              + end
+              + " are not both finite (expected: epoch seconds, 0 for unset)");
+    }
     return new ResourceSet(nodes, Math.max(0, start), Math.max(0, end), nslots, scheduling);
   }
 
@@ -457,43 +475,9 @@ public final class ResourceSet {
     return withProperties(Map.of(name, ranks));
   }
 
-  /** Appends in place into {@code list}/{@code at} as rlist_append: merge by rank, else add. */
-  private static void appendInto(
-      List<RNode> list, Map<Integer, Integer> at, RNode[] add, boolean disjoint) {
-    for (RNode y : add) {
-      Integer p = at.get(y.rank());
-      if (p == null) {
-        at.put(y.rank(), list.size());
-        list.add(y);
-      } else {
-        RNode x = list.get(p);
-        String shared = x.children().overlap(y.children());
-        if (disjoint && shared != null) {
-          throw new RsetException(
-              RsetException.Reason.EXISTS,
-              "R: rank "
-                  + y.rank()
-                  + " holds "
-                  + shared
-                  + " "
-                  + x.children()
-                      .get(shared)
-                      .intersection(y.children().get(shared))
-                      .encode(IdSet.Style.BRACKETS)
-                  + " in both sets (expected: disjoint resources)");
-        }
-        list.set(
-            p, x.withChildren(x.children().union(y.children())).plusProperties(y.properties()));
-      }
-    }
-  }
-
-  private static Map<Integer, Integer> positionsOf(List<RNode> list) {
-    Map<Integer, Integer> at = new HashMap<>(list.size() * 2);
-    for (int i = 0; i < list.size(); i++) {
-      at.put(list.get(i).rank(), i);
-    }
-    return at;
+  /** The merge of {@code y} into {@code x} (same rank): x's host, both sets of properties. */
+  private static RNode merge(RNode x, RNode y, Children union) {
+    return x.withChildren(union).plusProperties(y.properties());
   }
 
   /**
@@ -504,10 +488,38 @@ public final class ResourceSet {
    * @throws RsetException EXISTS when a rank holds an id of the same type in both
    */
   public ResourceSet append(ResourceSet other) {
-    List<RNode> list = new ArrayList<>(Arrays.asList(nodes));
-    appendInto(list, positionsOf(list), other.nodes, true);
+    RNode[] out = Arrays.copyOf(nodes, nodes.length + other.nodes.length);
+    int n = nodes.length;
+    for (RNode y : other.nodes) {
+      int p = position(y.rank());
+      if (p < 0) {
+        out[n++] = y;
+        continue;
+      }
+      RNode x = out[p];
+      String shared = x.children().overlap(y.children());
+      if (shared != null) {
+        throw new RsetException(
+            RsetException.Reason.EXISTS,
+            "R: rank "
+                + y.rank()
+                + " holds "
+                + shared
+                + " "
+                + x.children()
+                    .get(shared)
+                    .intersection(y.children().get(shared))
+                    .encode(IdSet.Style.BRACKETS)
+                + " in both sets (expected: disjoint resources)");
+      }
+      out[p] = merge(x, y, x.children().union(y.children()));
+    }
     return new ResourceSet(
-        list.toArray(NO_NODES), 0, 0, 0, scheduling != null ? scheduling : other.scheduling);
+        n == out.length ? out : Arrays.copyOf(out, n),
+        0,
+        0,
+        0,
+        scheduling != null ? scheduling : other.scheduling);
   }
 
   /**
@@ -530,9 +542,8 @@ public final class ResourceSet {
       }
       detached[p] = true;
       RNode x = nodes[p];
-      Children left = x.children().difference(y.children());
-      if (!left.isEmpty()) {
-        tail.add(x.withChildren(left));
+      if (!x.children().coveredBy(y.children())) {
+        tail.add(x.withChildren(x.children().difference(y.children())));
       }
     }
     for (int i = 0; i < nodes.length; i++) {
@@ -550,10 +561,40 @@ public final class ResourceSet {
    * are dropped; {@code scheduling} is this set's, or other's.
    */
   public ResourceSet union(ResourceSet other) {
-    List<RNode> list = diffNodes(other);
-    appendInto(list, positionsOf(list), other.nodes, false);
-    return new ResourceSet(
-        list.toArray(NO_NODES), 0, 0, 0, scheduling != null ? scheduling : other.scheduling);
+    // rlist_union = diff then append: this set's targets that other does not name (this order),
+    // then the remainders other merges into (other's order), then other's remaining targets
+    boolean[] detached = new boolean[nodes.length];
+    RNode[] merged = new RNode[other.nodes.length];
+    RNode[] rest = new RNode[other.nodes.length];
+    int m = 0;
+    int r = 0;
+    int d = 0;
+    for (RNode y : other.nodes) {
+      int p = position(y.rank());
+      if (p < 0) {
+        rest[r++] = y;
+        continue;
+      }
+      detached[p] = true;
+      d++;
+      RNode x = nodes[p];
+      // (x - y) ∪ y is x ∪ y type by type, empty types included
+      if (x.children().coveredBy(y.children())) {
+        rest[r++] = y;
+      } else {
+        merged[m++] = merge(x, y, x.children().union(y.children()));
+      }
+    }
+    RNode[] out = new RNode[nodes.length - d + m + r];
+    int n = 0;
+    for (int i = 0; i < nodes.length; i++) {
+      if (!detached[i]) {
+        out[n++] = nodes[i];
+      }
+    }
+    System.arraycopy(merged, 0, out, n, m);
+    System.arraycopy(rest, 0, out, n + m, r);
+    return new ResourceSet(out, 0, 0, 0, scheduling != null ? scheduling : other.scheduling);
   }
 
   /**
