@@ -401,7 +401,7 @@ class ResourceSetTest {
 
   @Test
   void operations_emptyTarget_carriedWhereFluxCoreFails() {
-    // D22: flux-core's union, append and diff fail on a target without resources
+    // D52: flux-core's union, append and diff fail on a target without resources
     ResourceSet withEmpty = rl("0:core=0 1:core=", "n[0-1]");
     ResourceSet other = rl("2:core=0", "n2");
     assertThat(withEmpty.hasEmptyTarget()).isTrue();

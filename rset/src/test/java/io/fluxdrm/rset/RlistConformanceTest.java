@@ -150,7 +150,7 @@ class RlistConformanceTest {
                 }
                 RsetException.Reason why = ERRNO.get(c.get("errno").asText());
                 assertThat(why).as("errno %s is mapped", c.get("errno")).isNotNull();
-                // the hostlist is parsed before rerank is called (D23): EINVAL comes from there
+                // the hostlist is parsed before rerank is called (D53): EINVAL comes from there
                 assertThatThrownBy(() -> base.rerank(Hostlist.parse(hosts)))
                     .isInstanceOf(RsetException.class)
                     .satisfies(e -> assertThat(((RsetException) e).reason()).isEqualTo(why))
@@ -173,7 +173,7 @@ class RlistConformanceTest {
                   assertThat(rs.hostsToRanks(Hostlist.parse(hosts)))
                       .hasToString(c.get("ranks").asText());
                 } else if (c.get("error").asText().equals("Hostlist cannot be decoded")) {
-                  // D23: the hostlist is parsed by Hostlist.parse, whose message names it
+                  // D53: the hostlist is parsed by Hostlist.parse, whose message names it
                   assertThatThrownBy(() -> rs.hostsToRanks(Hostlist.parse(hosts)))
                       .isInstanceOf(RsetException.class)
                       .hasMessageStartingWith("hostlist \"" + hosts + "\": ");
