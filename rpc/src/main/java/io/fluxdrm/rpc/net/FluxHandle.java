@@ -84,6 +84,24 @@ public final class FluxHandle implements AutoCloseable {
     return h;
   }
 
+  /**
+   * Attaches to a Flux broker's (or our hub's) local connector at {@code local://PATH}, blocking
+   * the caller (never the reactor) for the handshake up to {@code timeout}.
+   *
+   * @throws RpcException the errno of a refused handshake (EPERM), ECONNRESET, ETIMEDOUT, or EINVAL
+   *     for a URI that is not {@code local://}
+   */
+  public static FluxHandle connect(Reactor reactor, String uri, Duration timeout) {
+    if (!uri.startsWith("local://") || uri.length() == "local://".length()) {
+      throw new RpcException(Errno.EINVAL, "uri \"" + uri + "\": (expected: local://PATH)");
+    }
+    java.nio.file.Path path = java.nio.file.Path.of(uri.substring("local://".length()));
+    return open(
+        reactor,
+        LocalConnector.connect(
+            reactor, path, timeout, io.fluxdrm.rpc.LocalFraming.DEFAULT_MAX_MESSAGE_SIZE));
+  }
+
   /** Returns the loop this handle runs on. */
   public EventLoop loop() {
     return loop;
