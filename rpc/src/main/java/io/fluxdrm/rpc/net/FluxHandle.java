@@ -102,6 +102,17 @@ public final class FluxHandle implements AutoCloseable {
             reactor, path, timeout, io.fluxdrm.rpc.LocalFraming.DEFAULT_MAX_MESSAGE_SIZE));
   }
 
+  /**
+   * Connects to a hub's ZeroMQ listener ({@code tcp://...} or {@code ipc://...}) as a DEALER whose
+   * routing identity is a fresh UUID.
+   *
+   * @param keys CURVE keys, or null when the hub runs without CURVE (loopback)
+   */
+  public static FluxHandle connectZmq(Reactor reactor, String endpoint, ZmqClientKeys keys) {
+    return open(
+        reactor, new ZmqConnector(reactor, endpoint, java.util.UUID.randomUUID().toString(), keys));
+  }
+
   /** Returns the loop this handle runs on. */
   public EventLoop loop() {
     return loop;

@@ -37,6 +37,7 @@ public final class Reactor implements EventLoop, AutoCloseable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean running = true;
   private volatile boolean awake;
+  private org.zeromq.ZContext zmq;
 
   private Reactor(String name) {
     try {
@@ -109,6 +110,16 @@ public final class Reactor implements EventLoop, AutoCloseable {
     pollHooks.remove(hook);
   }
 
+  /** Returns the ZeroMQ context of this reactor, created on first use (on the loop only). */
+  org.zeromq.ZContext zmq() {
+    assertInLoop();
+    if (zmq == null) {
+      zmq = new org.zeromq.ZContext(1);
+      zmq.setLinger(0);
+    }
+    return zmq;
+  }
+
   /** Remembers a resource to close when the reactor stops (on the loop only). */
   void own(AutoCloseable resource) {
     assertInLoop();
@@ -174,6 +185,13 @@ public final class Reactor implements EventLoop, AutoCloseable {
           c.close();
         } catch (Exception e) {
           LOG.debug("close on reactor stop", e);
+        }
+      }
+      if (zmq != null) {
+        try {
+          zmq.close();
+        } catch (RuntimeException e) {
+          LOG.debug("zmq context close on reactor stop", e);
         }
       }
       for (SelectionKey k : selector.keys()) {
