@@ -1,0 +1,131 @@
+package io.fluxdrm.rpc.transcript;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Flags;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.MessageType;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.net.Credentials;
+import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.net.Hub;
+import io.fluxdrm.rpc.net.ManualEventLoop;
+import io.fluxdrm.rpc.net.MessageTap;
+import io.fluxdrm.rpc.net.Service;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Replays the requests a service received in a transcript (recorded at the service's endpoint)
+ * against a fresh instance, on a deterministic loop whose clock follows the recorded times, and
+ * compares the responses it sends with the recorded ones, line by line after normalisation.
+ *
+ * <p>Each original sender becomes an in-memory client with the recorded credentials; requests keep
+ * their flags, topic, payload and matchtag.
+ */
+public final class Replay {
+  private Replay() {}
+
+  /** Replays a transcript file against a service made by the factory, without normalisation. */
+  public static ReplayResult run(Path transcript, ServiceFactory service) {
+    return run(Transcript.read(transcript), service, List.of());
+  }
+
+  /** Replays a transcript file against one service instance, without normalisation. */
+  public static ReplayResult run(Path transcript, Service service) {
+    return run(Transcript.read(transcript), loop -> service, List.of());
+  }
+
+  /** Replays transcript lines against a fresh service, with normalisations. */
+  public static ReplayResult run(
+      List<TranscriptLine> lines, ServiceFactory factory, List<Normalisation> normalisations) {
+    ManualEventLoop loop = new ManualEventLoop();
+    String[] nextId = {"replay-service"};
+    Hub hub = new Hub(loop, () -> nextId[0]);
+    Service service = factory.create(loop);
+    String name = service.name();
+    FluxHandle server = hub.attach(Credentials.owner(0));
+    List<String> actual = new ArrayList<>();
+    Map<String, String> originalSender = new HashMap<>();
+    server.tap(
+        (d, m) -> {
+          if (d == MessageTap.Direction.OUT
+              && m.type() == MessageType.RESPONSE
+              && name.equals(m.service())) {
+            String s =
+                m.sender() == null ? "" : originalSender.getOrDefault(m.sender(), m.sender());
+            actual.add(render(m, s, normalisations));
+          }
+        });
+    CompletableFuture<Void> reg = server.register(service);
+    loop.runPending();
+    if (!reg.isDone() || reg.isCompletedExceptionally()) {
+      throw new RpcException(Errno.EIO, "replay: service " + name + " did not register");
+    }
+    List<String> expected = new ArrayList<>();
+    Map<String, FluxHandle> clients = new HashMap<>();
+    Instant start = lines.isEmpty() ? Instant.EPOCH : lines.get(0).time();
+    long elapsed = 0;
+    int requests = 0;
+    for (TranscriptLine l : lines) {
+      Message m = l.message();
+      if (!name.equals(m.service())) {
+        continue;
+      }
+      long at = Duration.between(start, l.time()).toNanos();
+      if (at > elapsed) {
+        loop.advance(Duration.ofNanos(at - elapsed));
+        elapsed = at;
+      }
+      if (l.direction() == MessageTap.Direction.OUT && m.type() == MessageType.RESPONSE) {
+        expected.add(render(m, m.sender() == null ? "" : m.sender(), normalisations));
+      } else if (l.direction() == MessageTap.Direction.IN && m.type() == MessageType.REQUEST) {
+        String sender = m.sender() == null ? "" : m.sender();
+        String key = sender + "/" + m.userid() + "/" + m.rolemask();
+        FluxHandle c = clients.get(key);
+        if (c == null) {
+          String id = "replay-client-" + (clients.size() + 1);
+          nextId[0] = id;
+          originalSender.put(id, sender);
+          c = hub.attach(new Credentials(m.userid(), m.rolemask()));
+          clients.put(key, c);
+        }
+        c.sendRaw(m.withRoutes(List.of()));
+        requests++;
+        loop.runPending();
+      }
+    }
+    loop.runPending();
+    String diff = UnifiedDiff.diff(expected, actual, "recorded", "replayed");
+    return new ReplayResult(diff.isEmpty(), diff, requests, actual.size());
+  }
+
+  private static String render(Message m, String sender, List<Normalisation> normalisations) {
+    ObjectNode o = Json.object();
+    o.put("topic", m.topic());
+    o.put("sender", sender);
+    o.put("matchtag", Integer.toUnsignedLong(m.matchtag()));
+    o.put("errnum", m.errnum());
+    o.put("flags", Flags.describe(m.flags()));
+    ObjectNode full = new TranscriptLine(Instant.EPOCH, MessageTap.Direction.OUT, m).toJson();
+    for (String f : List.of("payload", "payload_text", "payload_base64")) {
+      if (full.has(f)) {
+        o.set(f, full.get(f));
+      }
+    }
+    Normalisation.applyJson(o, normalisations);
+    try {
+      return Normalisation.applyText(Json.mapper().writeValueAsString(o), normalisations);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package io.fluxdrm.rpc.transcript;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A test helper: replays a golden transcript and fails with the unified diff when a response
+ * differs. Works in any test framework (it throws {@link AssertionError}).
+ */
+public final class ReplayAssertions {
+  private ReplayAssertions() {}
+
+  /**
+   * Asserts that a fresh service answers the transcript's requests as recorded.
+   *
+   * @throws AssertionError with the unified diff when it does not
+   */
+  public static ReplayResult assertReplays(
+      Path transcript, ServiceFactory service, Normalisation... normalisations) {
+    ReplayResult r = Replay.run(Transcript.read(transcript), service, List.of(normalisations));
+    if (!r.same()) {
+      throw new AssertionError(
+          "replay of " + transcript.getFileName() + " differs:\n" + r.unifiedDiff());
+    }
+    if (r.requests() == 0) {
+      throw new AssertionError("replay of " + transcript.getFileName() + ": no requests found");
+    }
+    return r;
+  }
+}
