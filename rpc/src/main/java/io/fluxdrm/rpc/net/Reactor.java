@@ -38,6 +38,7 @@ public final class Reactor implements EventLoop, AutoCloseable {
   private volatile boolean running = true;
   private volatile boolean awake;
   private org.zeromq.ZContext zmq;
+  private boolean pollAgain;
 
   private Reactor(String name) {
     try {
@@ -110,6 +111,11 @@ public final class Reactor implements EventLoop, AutoCloseable {
     pollHooks.remove(hook);
   }
 
+  /** Asks for the poll hooks to run again before the loop waits (on the loop only). */
+  void pollAgain() {
+    pollAgain = true;
+  }
+
   /** Returns the ZeroMQ context of this reactor, created on first use (on the loop only). */
   org.zeromq.ZContext zmq() {
     assertInLoop();
@@ -142,12 +148,14 @@ public final class Reactor implements EventLoop, AutoCloseable {
       while (running) {
         runTasks();
         runTimers();
+        // a ZeroMQ send may swallow its socket's edge-triggered signal: sends made while the
+        // hooks drain set pollAgain so that the next select does not wait
+        pollAgain = false;
         for (int i = 0; i < pollHooks.size(); i++) {
           safely(pollHooks.get(i));
         }
-        runTasks();
         long wait;
-        if (!tasks.isEmpty()) {
+        if (!tasks.isEmpty() || pollAgain) {
           wait = -1;
         } else {
           long next = timers.nextDeadline();
@@ -159,7 +167,7 @@ public final class Reactor implements EventLoop, AutoCloseable {
           }
         }
         awake = false;
-        if (!tasks.isEmpty()) {
+        if (!tasks.isEmpty() || pollAgain) {
           wait = -1;
         }
         int n = wait < 0 ? selector.selectNow() : selector.select(wait);

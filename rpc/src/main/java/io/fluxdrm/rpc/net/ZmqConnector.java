@@ -25,6 +25,7 @@ final class ZmqConnector implements Connector {
   private final String identity;
   private final ZmqClientKeys keys;
   private ZmqSocketDriver driver;
+  private final java.util.ArrayDeque<List<byte[]>> pending = new java.util.ArrayDeque<>();
 
   ZmqConnector(Reactor reactor, String endpoint, String identity, ZmqClientKeys keys) {
     this.reactor = reactor;
@@ -59,13 +60,26 @@ final class ZmqConnector implements Connector {
                 LOG.warn("{}: {}; message dropped", endpoint, e.getMessage());
               }
             });
+    driver.onDrain(this::flush);
     driver.start();
+  }
+
+  private void flush() {
+    while (!pending.isEmpty() && driver.trySend(pending.peek())) {
+      pending.poll();
+    }
   }
 
   @Override
   public void send(Message m) {
-    if (driver != null && !driver.send(MessageCodec.toParts(m))) {
-      LOG.warn("{}: send queue full; {} dropped", endpoint, m.topic());
+    if (driver == null) {
+      LOG.debug("{}: not connected; {} dropped", endpoint, m.topic());
+      return;
+    }
+    List<byte[]> parts = MessageCodec.toParts(m);
+    if (!pending.isEmpty() || !driver.trySend(parts)) {
+      // high-water mark: keep order and retry on every drain of the socket
+      pending.add(parts);
     }
   }
 
@@ -83,7 +97,8 @@ final class ZmqConnector implements Connector {
               CONTROL_DISCONNECT,
               0,
               List.of());
-      driver.send(MessageCodec.toParts(bye));
+      flush();
+      driver.trySend(MessageCodec.toParts(bye));
       driver.close();
       driver = null;
     }

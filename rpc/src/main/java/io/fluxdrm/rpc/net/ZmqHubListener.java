@@ -50,16 +50,31 @@ public final class ZmqHubListener implements AutoCloseable {
    * @param curve CURVE settings, or null for none (loopback only)
    * @param loopbackCredentials the credentials of every peer when CURVE is off
    * @param maxMessageSize the largest message accepted; larger ones disconnect their sender
+   * @param maxQueuedBytes the output held for a peer that stops reading before it is dropped
    */
-  public record Options(Curve curve, Credentials loopbackCredentials, int maxMessageSize) {
-    /** Returns options without CURVE giving each peer the USER role with the given uid. */
+  public record Options(
+      Curve curve, Credentials loopbackCredentials, int maxMessageSize, long maxQueuedBytes) {
+    /** Returns options without CURVE giving every peer the given credentials. */
     public static Options loopback(Credentials credentials) {
-      return new Options(null, credentials, LocalFraming.DEFAULT_MAX_MESSAGE_SIZE);
+      return new Options(
+          null,
+          credentials,
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE);
     }
 
     /** Returns options with CURVE. */
     public static Options curve(Curve curve) {
-      return new Options(curve, null, LocalFraming.DEFAULT_MAX_MESSAGE_SIZE);
+      return new Options(
+          curve,
+          null,
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE);
+    }
+
+    /** Returns these options with other size limits. */
+    public Options withLimits(int maxMessage, long maxQueued) {
+      return new Options(curve, loopbackCredentials, maxMessage, maxQueued);
     }
   }
 
@@ -67,6 +82,14 @@ public final class ZmqHubListener implements AutoCloseable {
   private final Reactor reactor;
   private final Options options;
   private final Map<String, Peer> peers = new HashMap<>();
+  private final Map<String, Outbox> outboxes = new java.util.LinkedHashMap<>();
+
+  /** Messages a peer's pipe could not take yet (its high-water mark), in order. */
+  private static final class Outbox {
+    final java.util.ArrayDeque<List<byte[]>> queue = new java.util.ArrayDeque<>();
+    long bytes;
+  }
+
   private ZmqSocketDriver router;
   private ZmqSocketDriver zap;
   private String endpoint;
@@ -167,6 +190,7 @@ public final class ZmqHubListener implements AutoCloseable {
     }
     endpoint = s.getLastEndpoint();
     router = new ZmqSocketDriver(reactor, s, this::received);
+    router.onDrain(this::flushOutboxes);
     router.start();
     reactor.own(this::closeOnLoop);
   }
@@ -192,7 +216,7 @@ public final class ZmqHubListener implements AutoCloseable {
     if (!status.equals("200")) {
       LOG.info("zeromq hub: CURVE client refused ({})", text);
     }
-    zap.send(
+    zap.trySend(
         List.of(
             version.getBytes(StandardCharsets.US_ASCII),
             requestId,
@@ -218,8 +242,7 @@ public final class ZmqHubListener implements AutoCloseable {
     Peer p = peers.get(id);
     if (m.type() == MessageType.CONTROL && m.aux1() == ZmqConnector.CONTROL_DISCONNECT) {
       if (p != null) {
-        peers.remove(id);
-        hub.router().disconnected(p);
+        p.close("disconnect");
       }
       return;
     }
@@ -266,19 +289,61 @@ public final class ZmqHubListener implements AutoCloseable {
         List<byte[]> frames = new ArrayList<>(parts.size() + 1);
         frames.add(identity);
         frames.addAll(parts);
-        if (!router.send(frames)) {
-          LOG.warn("zeromq peer {}: not reading or gone; disconnected", printable(id));
-          close("not reading");
+        Outbox box = outboxes.get(id);
+        if (box == null && router.trySend(frames)) {
+          return;
         }
+        if (router.lastSendUnroutable()) {
+          close("gone");
+          return;
+        }
+        if (box == null) {
+          box = new Outbox();
+          outboxes.put(id, box);
+        }
+        long size = 0;
+        for (byte[] f : frames) {
+          size += f.length;
+        }
+        if (box.bytes + size > options.maxQueuedBytes()) {
+          LOG.warn(
+              "zeromq peer {}: stopped reading ({} bytes queued); disconnected",
+              printable(id),
+              box.bytes);
+          close("not reading");
+          return;
+        }
+        box.queue.add(frames);
+        box.bytes += size;
       }
 
       @Override
       public void close(String why) {
+        outboxes.remove(id);
         if (peers.remove(id, this)) {
           hub.router().disconnected(this);
         }
       }
     };
+  }
+
+  private void flushOutboxes() {
+    if (outboxes.isEmpty()) {
+      return;
+    }
+    var it = outboxes.values().iterator();
+    while (it.hasNext()) {
+      Outbox box = it.next();
+      while (!box.queue.isEmpty() && router.trySend(box.queue.peek())) {
+        List<byte[]> sent = box.queue.poll();
+        for (byte[] f : sent) {
+          box.bytes -= f.length;
+        }
+      }
+      if (box.queue.isEmpty()) {
+        it.remove();
+      }
+    }
   }
 
   private void closeOnLoop() {

@@ -17,6 +17,7 @@ import org.zeromq.ZMQException;
 final class ZmqSocketDriver {
   private static final Logger LOG = LoggerFactory.getLogger(ZmqSocketDriver.class);
   private static final int DRAIN_BUDGET = 1000;
+  private static final int HWM = 10_000;
 
   /** One received multipart message. */
   record Multipart(List<byte[]> frames, zmq.io.Metadata metadata) {}
@@ -24,9 +25,13 @@ final class ZmqSocketDriver {
   private final Reactor reactor;
   private final ZMQ.Socket socket;
   private final Consumer<Multipart> onMessage;
-  private final Runnable hook = this::drain;
+  private final Runnable hook = this::drainIfNeeded;
   private SelectionKey key;
   private boolean closed;
+  private Runnable afterDrain;
+  private boolean unroutable;
+  private boolean dirty;
+  private long lastDrain;
 
   ZmqSocketDriver(Reactor reactor, ZMQ.Socket socket, Consumer<Multipart> onMessage) {
     this.reactor = reactor;
@@ -35,15 +40,37 @@ final class ZmqSocketDriver {
   }
 
   void start() {
+    socket.setSndHWM(HWM);
+    socket.setRcvHWM(HWM);
     key = reactor.register(socket.getFD(), SelectionKey.OP_READ, k -> drain());
     reactor.addPollHook(hook);
+  }
+
+  /** Adds work to run each time the socket is drained (retrying queued sends). */
+  void onDrain(Runnable r) {
+    afterDrain = r;
   }
 
   ZMQ.Socket socket() {
     return socket;
   }
 
+  /**
+   * Drains when a send may have swallowed the socket's signal, or as a safety net every 100 ms;
+   * checking the socket's events costs a system call, so it is not done on every loop iteration.
+   */
+  private void drainIfNeeded() {
+    if (dirty || reactor.nanoTime() - lastDrain > 100_000_000L) {
+      drain();
+    }
+  }
+
   void drain() {
+    dirty = false;
+    lastDrain = reactor.nanoTime();
+    if (afterDrain != null && !closed) {
+      afterDrain.run();
+    }
     int budget = DRAIN_BUDGET;
     try {
       while (!closed && budget-- > 0 && (socket.getEvents() & ZMQ.Poller.POLLIN) != 0) {
@@ -77,21 +104,35 @@ final class ZmqSocketDriver {
   /**
    * Sends frames without blocking.
    *
-   * @return false when the message could not be queued (high-water mark or unroutable peer)
+   * @return false when the message could not be queued (high-water mark reached, or an unroutable
+   *     peer); nothing of it was sent then
    */
-  boolean send(List<byte[]> frames) {
+  boolean trySend(List<byte[]> frames) {
+    unroutable = false;
+    dirty = true;
+    reactor.pollAgain();
     try {
       for (int i = 0; i < frames.size(); i++) {
         int flags = ZMQ.DONTWAIT | (i < frames.size() - 1 ? ZMQ.SNDMORE : 0);
         if (!socket.send(frames.get(i), flags)) {
+          if (i > 0) {
+            throw new IllegalStateException("zeromq refused a frame inside a message");
+          }
+          unroutable = socket.errno() == ZMQ.Error.EHOSTUNREACH.getCode();
           return false;
         }
       }
       return true;
     } catch (ZMQException e) {
       LOG.debug("zeromq send: {}", e.getMessage());
+      unroutable = e.getErrorCode() == ZMQ.Error.EHOSTUNREACH.getCode();
       return false;
     }
+  }
+
+  /** Returns whether the last failed send named a peer that is not connected. */
+  boolean lastSendUnroutable() {
+    return unroutable;
   }
 
   void close() {
