@@ -86,6 +86,9 @@ public final class Message {
       if (((flags & Flags.PAYLOAD) != 0) != (payload != null)) {
         throw new IllegalArgumentException("payload: present iff flag PAYLOAD");
       }
+      if (topic != null && topic.indexOf('\0') >= 0) {
+        throw new IllegalArgumentException("topic: contains NUL (expected: none)");
+      }
       if ((flags & Flags.ROUTE) == 0 && !routes.isEmpty()) {
         throw new IllegalArgumentException("routes: present without flag ROUTE");
       }

@@ -301,6 +301,11 @@ public final class MessageCodec {
       if (i == last) {
         throw RpcException.proto("topic: missing part (expected: with flag TOPIC)");
       }
+      for (int k = 0; k < lens[i]; k++) {
+        if (bufs[i][offs[i] + k] == 0) {
+          throw RpcException.proto("topic: NUL at byte " + k + " (expected: no NUL on the wire)");
+        }
+      }
       topic = Json.utf8(slice(bufs[i], offs[i], lens[i]), lens[i], "topic");
       i++;
     }

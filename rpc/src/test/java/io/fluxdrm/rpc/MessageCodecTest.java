@@ -156,6 +156,7 @@ class MessageCodecTest {
           payload flag without payload  | 0161148e010103ffffffff00000000ffffffff00000001         | payload: missing part
           extra part                    | 016101620163148e010103ffffffff00000000ffffffff00000001 | message: 1 unexpected part(s)
           noresponse with streaming     | 0161148e010145ffffffff00000000ffffffff00000001         | NORESPONSE and STREAMING both set
+          topic with nul                | 03610062148e010101ffffffff00000000ffffffff00000001       | topic: NUL at byte 1 (expected: no NUL on the wire)
           topic not utf-8               | 01ff148e010101ffffffff00000000ffffffff00000001         | topic: not UTF-8
           """)
   void decode_badBody_eproto(String name, String hex, String expected) {

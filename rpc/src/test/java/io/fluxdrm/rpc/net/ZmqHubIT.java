@@ -160,4 +160,58 @@ class ZmqHubIT {
       }
     }
   }
+
+  @Test
+  void overLimitMessage_dropped_othersServed() throws Exception {
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.loopback(Credentials.user(7)).withLimits(1 << 16, 1 << 20));
+    try (ZContext ctx = new ZContext(1)) {
+      ZMQ.Socket raw = ctx.createSocket(SocketType.DEALER);
+      raw.setLinger(0);
+      raw.connect(l.endpoint());
+      raw.sendMore(new byte[0]);
+      raw.sendMore("demo.echo");
+      raw.sendMore(new byte[1 << 17]);
+      raw.send(java.util.HexFormat.of().parseHex("8e01010bffffffff00000000ffffffff00000001"));
+      try (FluxHandle c = FluxHandle.connectZmq(reactor, l.endpoint(), null)) {
+        var m = c.rpc("demo.echo", Json.object().put("ok", 2), T).get(5, TimeUnit.SECONDS);
+        assertThat(m.json().get("ok").asInt()).isEqualTo(2);
+      }
+    }
+  }
+
+  @Test
+  void flood_peerThatStopsReading_othersServed() throws Exception {
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.loopback(Credentials.user(7)).withLimits(1 << 16, 64 * 1024));
+    byte[] proto = java.util.HexFormat.of().parseHex("8e01010bffffffff00000000ffffffff00000001");
+    try (ZContext ctx = new ZContext(1);
+        FluxHandle c = FluxHandle.connectZmq(reactor, l.endpoint(), null)) {
+      ZMQ.Socket raw = ctx.createSocket(SocketType.DEALER);
+      raw.setLinger(0);
+      raw.setSndHWM(0);
+      raw.setRcvHWM(100);
+      raw.connect(l.endpoint());
+      for (int i = 0; i < 40_000; i++) {
+        raw.sendMore(new byte[0]);
+        raw.sendMore("nope.x");
+        raw.sendMore("{}\0".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        raw.send(proto);
+        if (i % 10_000 == 0) {
+          var m = c.rpc("demo.echo", Json.object().put("i", i), T).get(5, TimeUnit.SECONDS);
+          assertThat(m.json().get("i").asInt()).isEqualTo(i);
+        }
+      }
+      var m = c.rpc("demo.echo", Json.object().put("end", true), T).get(5, TimeUnit.SECONDS);
+      assertThat(m.json().get("end").asBoolean()).isTrue();
+    }
+  }
 }
