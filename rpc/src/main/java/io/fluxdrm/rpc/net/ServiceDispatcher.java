@@ -119,9 +119,6 @@ final class ServiceDispatcher {
       return;
     }
     if (r.isDone()) {
-      if (!r.expectsResponse()) {
-        return;
-      }
       LOG.debug("{}: answer after the request was finished, canceled or dropped", r.topic());
       return;
     }
