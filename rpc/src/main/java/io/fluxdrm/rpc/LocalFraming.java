@@ -1,7 +1,6 @@
 package io.fluxdrm.rpc;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * The stream framing of flux-core's local connector (decision D14): each message is the magic
@@ -196,9 +195,5 @@ public final class LocalFraming {
           + (end - start)
           + " bytes buffered)";
     }
-  }
-
-  static byte[] magicBytes() {
-    return Arrays.copyOf(MAGIC_LE, 4);
   }
 }

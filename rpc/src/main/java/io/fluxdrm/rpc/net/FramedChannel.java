@@ -146,10 +146,6 @@ final class FramedChannel {
     }
   }
 
-  long queuedBytes() {
-    return queued;
-  }
-
   private void fail(RpcException cause) {
     if (closed) {
       return;

@@ -91,9 +91,4 @@ public final class ManualEventLoop implements EventLoop {
     now = target;
     runPending();
   }
-
-  /** Returns the number of timers pending (cancelled ones may be counted until they expire). */
-  int timersPending() {
-    return timers.size();
-  }
 }

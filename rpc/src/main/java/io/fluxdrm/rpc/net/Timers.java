@@ -67,8 +67,4 @@ final class Timers {
     }
     return queue.isEmpty() ? Long.MAX_VALUE : queue.peek().deadline;
   }
-
-  int size() {
-    return queue.size();
-  }
 }
