@@ -222,7 +222,7 @@ public final class FluxHandle implements AutoCloseable {
     c.orphan = true;
     c.fail(new RpcException(Errno.ETIMEDOUT, c.topic + ": no response within " + timeout));
     if (c.streaming) {
-      sendCancel(c.stream == null ? "" : serviceOf(c.topic), tag);
+      sendCancel(serviceOf(c.topic), tag);
     }
   }
 

@@ -81,6 +81,7 @@ public final class LocalHubListener implements AutoCloseable {
 
   private final Hub hub;
   private final Reactor reactor;
+  private final AutoCloseable closer = this::closeOnLoop;
   private final Path socket;
   private final Options options;
   private final int ownerUid;
@@ -169,7 +170,7 @@ public final class LocalHubListener implements AutoCloseable {
       throw new RpcException(Errno.EIO, socket + ": " + e.getMessage());
     }
     reactor.register(server, SelectionKey.OP_ACCEPT, k -> acceptAll());
-    reactor.own(this::closeOnLoop);
+    reactor.own(closer);
   }
 
   private void acceptAll() {
@@ -294,7 +295,7 @@ public final class LocalHubListener implements AutoCloseable {
     CompletableFuture<Void> done = new CompletableFuture<>();
     reactor.execute(
         () -> {
-          reactor.disown(this::closeOnLoop);
+          reactor.disown(closer);
           closeOnLoop();
           done.complete(null);
         });

@@ -80,6 +80,7 @@ public final class ZmqHubListener implements AutoCloseable {
 
   private final Hub hub;
   private final Reactor reactor;
+  private final AutoCloseable closer = this::closeOnLoop;
   private final Options options;
   private final Map<String, Peer> peers = new HashMap<>();
   private final Map<String, Outbox> outboxes = new java.util.LinkedHashMap<>();
@@ -192,7 +193,7 @@ public final class ZmqHubListener implements AutoCloseable {
     router = new ZmqSocketDriver(reactor, s, this::received);
     router.onDrain(this::flushOutboxes);
     router.start();
-    reactor.own(this::closeOnLoop);
+    reactor.own(closer);
   }
 
   /** Answers a ZAP request: 200 with the Z85 key as user id for an allowed key, else 400. */
@@ -361,7 +362,7 @@ public final class ZmqHubListener implements AutoCloseable {
     CompletableFuture<Void> done = new CompletableFuture<>();
     reactor.execute(
         () -> {
-          reactor.disown(this::closeOnLoop);
+          reactor.disown(closer);
           closeOnLoop();
           done.complete(null);
         });

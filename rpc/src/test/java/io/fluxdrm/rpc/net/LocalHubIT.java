@@ -271,4 +271,16 @@ class LocalHubIT {
     reactor.execute(() -> f.complete(hub.hasService("demo")));
     return f.join();
   }
+
+  @Test
+  void close_listener_socketRemovedAndNewClientsRefused() throws Exception {
+    listen(LocalHubListener.Options.defaults());
+    listener.close();
+    assertThat(Files.exists(listener.socket())).isFalse();
+    assertThatThrownBy(this::client)
+        .isInstanceOfSatisfying(
+            RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.ECONNRESET));
+    var m = service.rpc("demo.echo", Json.object().put("still", 1), T).get(5, TimeUnit.SECONDS);
+    assertThat(m.json().get("still").asInt()).isEqualTo(1);
+  }
 }
