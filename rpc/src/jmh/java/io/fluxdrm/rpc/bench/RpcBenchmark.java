@@ -41,6 +41,7 @@ public class RpcBenchmark {
   public String transport;
 
   private Reactor reactor;
+  private Reactor clientReactor;
   private FluxHandle client;
   private ObjectNode payload;
   private Path dir;
@@ -61,7 +62,8 @@ public class RpcBenchmark {
         LocalHubListener l =
             LocalHubListener.start(
                 hub, reactor, dir.resolve("run"), LocalHubListener.Options.defaults());
-        client = FluxHandle.connect(reactor, l.uri(), Duration.ofSeconds(5));
+        clientReactor = Reactor.start("bench-client");
+        client = FluxHandle.connect(clientReactor, l.uri(), Duration.ofSeconds(5));
       }
       case "zeromq" -> {
         ZmqHubListener l =
@@ -70,7 +72,8 @@ public class RpcBenchmark {
                 reactor,
                 "tcp://127.0.0.1:*",
                 ZmqHubListener.Options.loopback(Credentials.owner(0)));
-        client = FluxHandle.connectZmq(reactor, l.endpoint(), null);
+        clientReactor = Reactor.start("bench-client");
+        client = FluxHandle.connectZmq(clientReactor, l.endpoint(), null);
       }
       default -> throw new IllegalArgumentException(transport);
     }
@@ -80,6 +83,9 @@ public class RpcBenchmark {
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
     client.close();
+    if (clientReactor != null) {
+      clientReactor.close();
+    }
     reactor.close();
     if (dir != null) {
       try (var s = Files.walk(dir)) {

@@ -3,6 +3,7 @@ package io.fluxdrm.rpc.net;
 import java.nio.channels.SelectionKey;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +43,7 @@ final class ZmqSocketDriver {
   void start() {
     socket.setSndHWM(HWM);
     socket.setRcvHWM(HWM);
-    key = reactor.register(socket.getFD(), SelectionKey.OP_READ, k -> drain());
+    key = reactor.register(socket.getFD(), SelectionKey.OP_READ, k -> signalled());
     reactor.addPollHook(hook);
   }
 
@@ -65,18 +66,34 @@ final class ZmqSocketDriver {
     }
   }
 
-  void drain() {
+  /**
+   * The socket's signal channel is readable. JeroMQ's mailbox writer (its I/O thread) writes the
+   * signal byte before it counts the signal, and the write itself wakes this thread, often on the
+   * writer's own core: until the writer runs again the socket shows nothing while the channel stays
+   * readable. Spinning here would keep the writer off the processor (a scheduler tick, 4 ms), so a
+   * drain that finds nothing sleeps 50 microseconds and tries once more.
+   */
+  private void signalled() {
+    if (drain() == 0) {
+      LockSupport.parkNanos(50_000);
+      drain();
+    }
+  }
+
+  /** Receives every whole message waiting; returns how many. */
+  int drain() {
     dirty = false;
     lastDrain = reactor.nanoTime();
     if (afterDrain != null && !closed) {
       afterDrain.run();
     }
     int budget = DRAIN_BUDGET;
+    int received = 0;
     try {
       while (!closed && budget-- > 0 && (socket.getEvents() & ZMQ.Poller.POLLIN) != 0) {
         zmq.Msg first = socket.recvMsg(ZMQ.DONTWAIT);
         if (first == null) {
-          return;
+          return received;
         }
         List<byte[]> frames = new ArrayList<>(6);
         frames.add(first.data());
@@ -95,10 +112,12 @@ final class ZmqSocketDriver {
           more = next.hasMore();
         }
         onMessage.accept(new Multipart(frames, md));
+        received++;
       }
     } catch (ZMQException e) {
       LOG.warn("zeromq receive: {}", e.getMessage());
     }
+    return received;
   }
 
   /**
