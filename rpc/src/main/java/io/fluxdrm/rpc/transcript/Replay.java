@@ -24,12 +24,14 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Replays the requests a service received in a transcript (recorded at the service's endpoint)
- * against a fresh instance, on a deterministic loop whose clock follows the recorded times, and
- * compares the responses it sends with the recorded ones, line by line after normalisation.
+ * Replays the requests a service received in a transcript (recorded at the service's endpoint, or
+ * at a client's endpoint, where the requests go out and the responses come in) against a fresh
+ * instance, on a deterministic loop whose clock follows the recorded times, and compares the
+ * responses it sends with the recorded ones, line by line after normalisation.
  *
- * <p>Each original sender becomes an in-memory client with the recorded credentials; requests keep
- * their flags, topic, payload and matchtag.
+ * <p>Each original sender becomes an in-memory client with the recorded credentials (the instance
+ * owner's when the transcript was recorded at a client, before the transport stamped them);
+ * requests keep their flags, topic, payload and matchtag.
  */
 public final class Replay {
   private Replay() {}
@@ -70,6 +72,19 @@ public final class Replay {
     if (!reg.isDone() || reg.isCompletedExceptionally()) {
       throw new RpcException(Errno.EIO, "replay: service " + name + " did not register");
     }
+    // recorded at the service's endpoint, requests came in and responses went out; recorded at a
+    // client's endpoint, the other way round
+    boolean atService =
+        lines.stream()
+            .anyMatch(
+                l ->
+                    l.direction() == MessageTap.Direction.IN
+                        && l.message().type() == MessageType.REQUEST
+                        && name.equals(l.message().service()));
+    MessageTap.Direction requestDir =
+        atService ? MessageTap.Direction.IN : MessageTap.Direction.OUT;
+    MessageTap.Direction responseDir =
+        atService ? MessageTap.Direction.OUT : MessageTap.Direction.IN;
     List<String> expected = new ArrayList<>();
     Map<String, FluxHandle> clients = new HashMap<>();
     Instant start = lines.isEmpty() ? Instant.EPOCH : lines.get(0).time();
@@ -85,9 +100,9 @@ public final class Replay {
         loop.advance(Duration.ofNanos(at - elapsed));
         elapsed = at;
       }
-      if (l.direction() == MessageTap.Direction.OUT && m.type() == MessageType.RESPONSE) {
+      if (l.direction() == responseDir && m.type() == MessageType.RESPONSE) {
         expected.add(render(m, m.sender() == null ? "" : m.sender(), normalisations));
-      } else if (l.direction() == MessageTap.Direction.IN && m.type() == MessageType.REQUEST) {
+      } else if (l.direction() == requestDir && m.type() == MessageType.REQUEST) {
         String sender = m.sender() == null ? "" : m.sender();
         String key = sender + "/" + m.userid() + "/" + m.rolemask();
         FluxHandle c = clients.get(key);
@@ -95,7 +110,13 @@ public final class Replay {
           String id = "replay-client-" + (clients.size() + 1);
           nextId[0] = id;
           originalSender.put(id, sender);
-          c = hub.attach(new Credentials(m.userid(), m.rolemask()));
+          // a client records its requests before the transport stamps them (userid unknown):
+          // those are replayed as the instance owner
+          c =
+              hub.attach(
+                  m.userid() == Flags.USERID_UNKNOWN
+                      ? Credentials.owner(0)
+                      : new Credentials(m.userid(), m.rolemask()));
           clients.put(key, c);
         }
         c.sendRaw(m.withRoutes(List.of()));

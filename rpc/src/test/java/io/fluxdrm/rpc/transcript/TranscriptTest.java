@@ -277,4 +277,29 @@ class TranscriptTest {
             RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
         .hasMessage(expected);
   }
+
+  @Test
+  void replay_recordedAtClientEndpoint_reproducesResponses() throws Exception {
+    ManualEventLoop loop = new ManualEventLoop();
+    Hub hub = new Hub(loop);
+    hub.attach(Credentials.owner(1000)).register(counter(loop, 1, 7));
+    loop.runPending();
+    FluxHandle client = hub.attach(Credentials.owner(1000));
+    StringWriter w = new StringWriter();
+    client.tap(new TranscriptRecorder(w, clockOf(loop)));
+    client.rpc("counter.next", Json.object());
+    loop.advance(Duration.ofSeconds(1));
+    client.rpc("counter.next", Json.object());
+    client.rpc("counter.fail", Json.object());
+    loop.runPending();
+    List<TranscriptLine> lines =
+        Transcript.parse(List.of(w.toString().split("\n")), "client.jsonl");
+    ReplayResult same = Replay.run(lines, l -> counter(l, 1, 7), List.of());
+    assertThat(same.unifiedDiff()).isEmpty();
+    assertThat(same.requests()).isEqualTo(3);
+    ReplayResult changed = Replay.run(lines, l -> counter(l, 2, 7), List.of());
+    assertThat(changed.unifiedDiff())
+        .contains("-{\"topic\":\"counter.next\",\"sender\":\"\",\"matchtag\":1,")
+        .contains("\"payload\":{\"n\":3,\"ms\":1000,\"owner\":true}}");
+  }
 }
