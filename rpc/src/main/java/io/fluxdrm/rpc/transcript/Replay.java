@@ -56,7 +56,10 @@ public final class Replay {
     String name = service.name();
     FluxHandle server = hub.attach(Credentials.owner(0));
     List<String> actual = new ArrayList<>();
+    List<TranscriptLine> actualLines = new ArrayList<>();
     Map<String, String> originalSender = new HashMap<>();
+    Instant start = lines.isEmpty() ? Instant.EPOCH : lines.get(0).time();
+    MessageTap.Direction[] responseDirection = {MessageTap.Direction.OUT};
     server.tap(
         (d, m) -> {
           if (d == MessageTap.Direction.OUT
@@ -65,6 +68,13 @@ public final class Replay {
             String s =
                 m.sender() == null ? "" : originalSender.getOrDefault(m.sender(), m.sender());
             actual.add(render(m, s, normalisations));
+            Message original =
+                responseDirection[0] == MessageTap.Direction.OUT && !s.isEmpty()
+                    ? m.withRoutes(List.of(s))
+                    : m.withRoutes(List.of());
+            actualLines.add(
+                new TranscriptLine(
+                    start.plusNanos(loop.nanoTime()), responseDirection[0], original));
           }
         });
     CompletableFuture<Void> reg = server.register(service);
@@ -87,11 +97,19 @@ public final class Replay {
         atService ? MessageTap.Direction.OUT : MessageTap.Direction.IN;
     List<String> expected = new ArrayList<>();
     Map<String, FluxHandle> clients = new HashMap<>();
-    Instant start = lines.isEmpty() ? Instant.EPOCH : lines.get(0).time();
+    responseDirection[0] = responseDir;
+    List<TranscriptLine> kept = new ArrayList<>();
     long elapsed = 0;
     int requests = 0;
     for (TranscriptLine l : lines) {
       Message m = l.message();
+      boolean recordedResponse =
+          l.direction() == responseDir
+              && m.type() == MessageType.RESPONSE
+              && name.equals(m.service());
+      if (!recordedResponse) {
+        kept.add(l);
+      }
       if (!name.equals(m.service())) {
         continue;
       }
@@ -126,7 +144,37 @@ public final class Replay {
     }
     loop.runPending();
     String diff = UnifiedDiff.diff(expected, actual, "recorded", "replayed");
-    return new ReplayResult(diff.isEmpty(), diff, requests, actual.size());
+    List<TranscriptLine> regenerated = new ArrayList<>(kept);
+    regenerated.addAll(actualLines);
+    // stable: at equal times the recorded lines stay before the responses they caused
+    regenerated.sort(java.util.Comparator.comparing(TranscriptLine::time));
+    return new ReplayResult(diff.isEmpty(), diff, requests, actual.size(), regenerated);
+  }
+
+  /**
+   * Replays a transcript file and rewrites it with the responses of the fresh service (for {@code
+   * -Dgolden.update=true}).
+   *
+   * @return the replay's result before the rewrite
+   * @throws RpcException EIO when the file cannot be written
+   */
+  public static ReplayResult update(
+      Path transcript, ServiceFactory factory, List<Normalisation> normalisations) {
+    ReplayResult r = run(Transcript.read(transcript), factory, normalisations);
+    StringBuilder sb = new StringBuilder();
+    for (TranscriptLine l : r.regenerated()) {
+      try {
+        sb.append(Json.mapper().writeValueAsString(l.toJson())).append('\n');
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    try {
+      java.nio.file.Files.writeString(transcript, sb.toString());
+    } catch (java.io.IOException e) {
+      throw new RpcException(Errno.EIO, transcript + ": cannot write (" + e.getMessage() + ")");
+    }
+    return r;
   }
 
   private static String render(Message m, String sender, List<Normalisation> normalisations) {

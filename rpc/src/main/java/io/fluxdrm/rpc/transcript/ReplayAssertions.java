@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A test helper: replays a golden transcript and fails with the unified diff when a response
- * differs. Works in any test framework (it throws {@link AssertionError}).
+ * differs. Works in any test framework (it throws {@link AssertionError}). With {@code
+ * -Dgolden.update=true} it rewrites the transcript with the fresh service's responses instead.
  */
 public final class ReplayAssertions {
   private ReplayAssertions() {}
@@ -17,6 +18,9 @@ public final class ReplayAssertions {
    */
   public static ReplayResult assertReplays(
       Path transcript, ServiceFactory service, Normalisation... normalisations) {
+    if (Boolean.getBoolean("golden.update")) {
+      return Replay.update(transcript, service, List.of(normalisations));
+    }
     ReplayResult r = Replay.run(Transcript.read(transcript), service, List.of(normalisations));
     if (!r.same()) {
       throw new AssertionError(

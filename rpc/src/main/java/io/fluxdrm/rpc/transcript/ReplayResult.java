@@ -7,5 +7,16 @@ package io.fluxdrm.rpc.transcript;
  * @param unifiedDiff the differences, recorded ("---") against replayed ("+++"); "" when same
  * @param requests the number of recorded requests fed to the service
  * @param responses the number of responses the service produced
+ * @param regenerated the transcript with the recorded responses replaced by the replayed ones
  */
-public record ReplayResult(boolean same, String unifiedDiff, int requests, int responses) {}
+public record ReplayResult(
+    boolean same,
+    String unifiedDiff,
+    int requests,
+    int responses,
+    java.util.List<TranscriptLine> regenerated) {
+  /** Copies the regenerated lines. */
+  public ReplayResult {
+    regenerated = java.util.List.copyOf(regenerated);
+  }
+}

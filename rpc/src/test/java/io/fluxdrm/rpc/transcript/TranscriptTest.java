@@ -302,4 +302,18 @@ class TranscriptTest {
         .contains("-{\"topic\":\"counter.next\",\"sender\":\"\",\"matchtag\":1,")
         .contains("\"payload\":{\"n\":3,\"ms\":1000,\"owner\":true}}");
   }
+
+  @Test
+  void update_changedService_rewritesTranscriptThatThenReplays() throws Exception {
+    Path file = record();
+    ReplayResult before = Replay.update(file, loop -> counter(loop, 101, 7), List.of());
+    assertThat(before.same()).isFalse();
+    ReplayResult after =
+        Replay.run(Transcript.read(file), loop -> counter(loop, 101, 7), List.of());
+    assertThat(after.unifiedDiff()).isEmpty();
+    assertThat(after.requests()).isEqualTo(before.requests());
+    assertThat(Files.readString(file)).contains("\"n\":101").doesNotContain("\"n\":1,");
+    ReplayResult old = Replay.run(Transcript.read(file), loop -> counter(loop, 1, 7), List.of());
+    assertThat(old.same()).isFalse();
+  }
 }
