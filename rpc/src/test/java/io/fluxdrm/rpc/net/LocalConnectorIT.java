@@ -84,11 +84,15 @@ class LocalConnectorIT {
             FakeFluxBroker.Options.defaults()
                 .withIds(List.of("service-conn", "ce6b2ebf-ed7f-4fa4-85d0-584a3eb03778")));
     List<Message> seenByService = new CopyOnWriteArrayList<>();
+    List<Message> responsesToService = new CopyOnWriteArrayList<>();
     try (FluxHandle service = FluxHandle.connect(reactor, broker.uri(), T)) {
       service.tap(
           (d, m) -> {
             if (d == MessageTap.Direction.IN && m.type() == io.fluxdrm.rpc.MessageType.REQUEST) {
               seenByService.add(m);
+            }
+            if (d == MessageTap.Direction.IN && m.type() == io.fluxdrm.rpc.MessageType.RESPONSE) {
+              responsesToService.add(m);
             }
           });
       service.register(new EchoService().build("rawtest")).get(5, TimeUnit.SECONDS);
@@ -102,6 +106,8 @@ class LocalConnectorIT {
         assertThat(resp.routes()).isEmpty();
       }
     }
+    assertThat(HEX.formatHex(LocalFraming.frame(responsesToService.get(0))))
+        .isEqualTo(dumps().hex("broker response service.add matchtag 1"));
     assertThat(HEX.formatHex(LocalFraming.frame(seenByService.get(0))))
         .isEqualTo(dumps().hex("broker incoming request rawtest.hello matchtag 1"));
     assertThat(broker.received().stream().map(HEX::formatHex).toList())
