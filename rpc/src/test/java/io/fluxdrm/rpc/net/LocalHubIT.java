@@ -283,4 +283,25 @@ class LocalHubIT {
     var m = service.rpc("demo.echo", Json.object().put("still", 1), T).get(5, TimeUnit.SECONDS);
     assertThat(m.json().get("still").asInt()).isEqualTo(1);
   }
+
+  @Test
+  void subscriberThatStopsReading_closedPublisherServed() throws Exception {
+    listen(LocalHubListener.Options.defaults().withLimits(1 << 20, 64 * 1024));
+    try (RawPeer raw = RawPeer.connect(listener.socket())) {
+      raw.write(
+          LocalFraming.frame(
+              Message.request("event.subscribe", Json.object().put("topic", "big."))
+                  .withMatchtag(1)));
+      Message ok = raw.read(T);
+      assertThat(ok.errnum()).isZero();
+      String blob = "x".repeat(1024);
+      for (int i = 0; i < 3000; i++) {
+        service.publish("big.event", Json.object().put("blob", blob));
+      }
+      var seq = service.publish("big.last", Json.object()).get(5, TimeUnit.SECONDS);
+      assertThat(seq).isEqualTo(3001);
+      assertHubServesQuickly();
+      assertThat(raw.closedWithin(T)).isTrue();
+    }
+  }
 }
