@@ -32,6 +32,9 @@ public final class Errno {
   /** Connection reset by peer. */
   public static final int ECONNRESET = 104;
 
+  /** Connection refused. */
+  public static final int ECONNREFUSED = 111;
+
   /** Connection timed out (an RPC's own timeout). */
   public static final int ETIMEDOUT = 110;
 
@@ -56,6 +59,7 @@ public final class Errno {
       case ENODATA -> "ENODATA";
       case EPROTO -> "EPROTO";
       case ECONNRESET -> "ECONNRESET";
+      case ECONNREFUSED -> "ECONNREFUSED";
       case ETIMEDOUT -> "ETIMEDOUT";
       case EHOSTUNREACH -> "EHOSTUNREACH";
       case ECANCELED -> "ECANCELED";

@@ -33,15 +33,14 @@ final class LocalConnector implements Connector {
       throw new IllegalStateException("connect blocks: call it off the reactor thread");
     }
     String where = "local://" + path;
+    long deadline = System.nanoTime() + timeout.toNanos();
     SocketChannel ch = null;
     try {
-      ch = SocketChannel.open(StandardProtocolFamily.UNIX);
-      ch.connect(UnixDomainSocketAddress.of(path));
+      ch = connectWithRetry(path, where, deadline, timeout);
       ch.configureBlocking(false);
       ByteBuffer one = ByteBuffer.allocate(1);
       try (Selector sel = Selector.open()) {
         ch.register(sel, SelectionKey.OP_READ);
-        long deadline = System.nanoTime() + timeout.toNanos();
         while (one.hasRemaining()) {
           long left = deadline - System.nanoTime();
           if (left <= 0) {
@@ -70,6 +69,41 @@ final class LocalConnector implements Connector {
     } catch (RpcException e) {
       closeQuietly(ch);
       throw e;
+    }
+  }
+
+  /**
+   * Connects, retrying with a doubling back-off (10 ms to 500 ms) while the socket does not exist
+   * yet or refuses, as flux-core's connector does, until the deadline.
+   */
+  private static SocketChannel connectWithRetry(
+      Path path, String where, long deadline, Duration timeout) throws IOException {
+    long backoffMs = 10;
+    while (true) {
+      SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+      try {
+        ch.connect(UnixDomainSocketAddress.of(path));
+        return ch;
+      } catch (IOException e) {
+        ch.close();
+        boolean missing = !java.nio.file.Files.exists(path);
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new RpcException(
+              missing ? Errno.ENOENT : Errno.ECONNREFUSED,
+              where
+                  + ": cannot connect within "
+                  + timeout
+                  + (missing ? " (no such socket)" : " (" + e.getMessage() + ")"));
+        }
+        try {
+          Thread.sleep(Math.min(backoffMs, Math.max(1, left / 1_000_000)));
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new RpcException(Errno.ECONNREFUSED, where + ": interrupted while connecting");
+        }
+        backoffMs = Math.min(500, backoffMs * 2);
+      }
     }
   }
 

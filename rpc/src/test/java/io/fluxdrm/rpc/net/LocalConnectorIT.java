@@ -29,7 +29,7 @@ class LocalConnectorIT {
 
   @TempDir Path dir;
   private Reactor reactor;
-  private FakeFluxBroker broker;
+  private volatile FakeFluxBroker broker;
 
   @BeforeEach
   void setUp() {
@@ -170,10 +170,34 @@ class LocalConnectorIT {
   }
 
   @Test
-  void connect_noSocket_econnreset() {
-    assertThatThrownBy(() -> FluxHandle.connect(reactor, "local://" + dir.resolve("none"), T))
+  void connect_noSocketWithinTimeout_enoent() {
+    assertThatThrownBy(
+            () ->
+                FluxHandle.connect(
+                    reactor, "local://" + dir.resolve("none"), Duration.ofMillis(200)))
         .isInstanceOfSatisfying(
-            RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.ECONNRESET));
+            RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.ENOENT))
+        .hasMessageEndingWith("none: cannot connect within PT0.2S (no such socket)");
+  }
+
+  @Test
+  void connect_brokerStartsLate_retriedUntilItListens() throws Exception {
+    Thread late =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(150);
+                broker = FakeFluxBroker.start(dir, FakeFluxBroker.Options.defaults());
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    late.start();
+    try (FluxHandle h = FluxHandle.connect(reactor, "local://" + dir.resolve("local-0"), T)) {
+      late.join(5000);
+      var m = h.rpc("attr.get", Json.object().put("name", "size")).get(5, TimeUnit.SECONDS);
+      assertThat(m.json().get("value").asText()).isEqualTo("1");
+    }
   }
 
   @Test
