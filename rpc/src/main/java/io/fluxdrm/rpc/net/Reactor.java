@@ -57,8 +57,16 @@ public final class Reactor implements EventLoop, AutoCloseable {
     return r;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException when the reactor has stopped (the task would never run)
+   */
   @Override
   public void execute(Runnable task) {
+    if (!running) {
+      throw new IllegalStateException("reactor " + thread.getName() + " has stopped");
+    }
     tasks.add(task);
     if (!inLoop() && !awake) {
       awake = true;

@@ -95,4 +95,14 @@ class EventLoopTest {
       assertThat(after.get(5, TimeUnit.SECONDS)).isEqualTo("ok");
     }
   }
+
+  @Test
+  @Timeout(10)
+  void reactor_executeAfterClose_refused() {
+    Reactor r = Reactor.start("closed-test");
+    r.close();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> r.execute(() -> {}))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("reactor closed-test has stopped");
+  }
 }
