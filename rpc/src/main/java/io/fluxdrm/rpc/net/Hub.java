@@ -1,0 +1,56 @@
+package io.fluxdrm.rpc.net;
+
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * A message hub that routes requests by service name between its connected clients, as a Flux
+ * broker's local connector and router do; standalone deployments run it. Clients attach in memory
+ * ({@link #attach(Credentials)}), over a Unix socket ({@link LocalHubListener}) or over ZeroMQ
+ * ({@link ZmqHubListener}); its own services are handles attached in memory.
+ */
+public final class Hub {
+  private final EventLoop loop;
+  private final Router router = new Router();
+  private final Supplier<String> ids;
+
+  /** Creates a hub on a loop, naming connections with random UUIDs. */
+  public Hub(EventLoop loop) {
+    this(loop, () -> UUID.randomUUID().toString());
+  }
+
+  /** Creates a hub on a loop with an injected source of connection identities. */
+  public Hub(EventLoop loop, Supplier<String> ids) {
+    this.loop = loop;
+    this.ids = ids;
+  }
+
+  /** Returns the hub's loop. */
+  public EventLoop loop() {
+    return loop;
+  }
+
+  /** Attaches an in-memory client with the given credentials (decision D16: the hub vouches). */
+  public FluxHandle attach(Credentials credentials) {
+    InMemoryLink link = new InMemoryLink(ids.get(), credentials, loop, router);
+    return FluxHandle.open(loop, link.connector);
+  }
+
+  Router router() {
+    return router;
+  }
+
+  String newId() {
+    return ids.get();
+  }
+
+  /** Returns the number of connected peers (call on the loop or when it is idle). */
+  public int peerCount() {
+    return router.peerCount();
+  }
+
+  /** Returns whether a service is registered (call on the loop or when it is idle). */
+  public boolean hasService(String name) {
+    return router.hasService(name);
+  }
+}

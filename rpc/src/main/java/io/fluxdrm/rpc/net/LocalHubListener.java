@@ -1,0 +1,310 @@
+package io.fluxdrm.rpc.net;
+
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.LocalFraming;
+import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.RpcException;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import jdk.net.ExtendedSocketOptions;
+import jdk.net.UnixDomainPrincipal;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hub's Unix-socket listener, speaking flux-core's local connector: a socket named {@code
+ * local} in a 0700 directory; each peer's uid is read with SO_PEERCRED; the server writes one
+ * handshake byte (0, or EPERM for a refused uid) and then frames both ways. The owner (the uid
+ * running the hub, or the configured one) gets OWNER|LOCAL; other uids are refused or get
+ * USER|LOCAL as configured.
+ */
+public final class LocalHubListener implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalHubListener.class);
+
+  /** What to do with a peer whose uid is not the owner's. */
+  public enum GuestPolicy {
+    /** Write EPERM as the handshake byte and close, as flux-core does by default. */
+    REFUSE,
+    /** Accept with the USER and LOCAL roles. */
+    USER
+  }
+
+  /**
+   * Listener settings.
+   *
+   * @param guests what to do with non-owner uids
+   * @param ownerUid the owner's uid; empty means the uid that owns the socket directory
+   * @param maxMessageSize the largest message accepted (bytes after the frame prefix)
+   * @param maxQueuedBytes the output queued for a peer beyond which it is disconnected
+   */
+  public record Options(
+      GuestPolicy guests, OptionalInt ownerUid, int maxMessageSize, long maxQueuedBytes) {
+    /** Returns the defaults: refuse guests, owner = directory owner, 64 MiB limits. */
+    public static Options defaults() {
+      return new Options(
+          GuestPolicy.REFUSE,
+          OptionalInt.empty(),
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE);
+    }
+
+    /** Returns these options with another guest policy. */
+    public Options withGuests(GuestPolicy g) {
+      return new Options(g, ownerUid, maxMessageSize, maxQueuedBytes);
+    }
+
+    /** Returns these options with an explicit owner uid. */
+    public Options withOwnerUid(int uid) {
+      return new Options(guests, OptionalInt.of(uid), maxMessageSize, maxQueuedBytes);
+    }
+
+    /** Returns these options with other size limits. */
+    public Options withLimits(int maxMessage, long maxQueued) {
+      return new Options(guests, ownerUid, maxMessage, maxQueued);
+    }
+  }
+
+  private final Hub hub;
+  private final Reactor reactor;
+  private final AutoCloseable closer = this::closeOnLoop;
+  private final Path socket;
+  private final Options options;
+  private final int ownerUid;
+  private ServerSocketChannel server;
+
+  private LocalHubListener(Hub hub, Reactor reactor, Path socket, Options options, int ownerUid) {
+    this.hub = hub;
+    this.reactor = reactor;
+    this.socket = socket;
+    this.options = options;
+    this.ownerUid = ownerUid;
+  }
+
+  /**
+   * Creates {@code dir} with mode 0700 (it must not exist, or be an empty directory of ours with
+   * mode 0700) and listens on {@code dir/local}.
+   *
+   * @throws RpcException EINVAL when the directory is unsafe, EIO when listening fails
+   */
+  public static LocalHubListener start(Hub hub, Reactor reactor, Path dir, Options options) {
+    if (hub.loop() != reactor) {
+      throw new IllegalArgumentException("the hub must run on this reactor");
+    }
+    Set<PosixFilePermission> mode700 = PosixFilePermissions.fromString("rwx------");
+    int dirUid;
+    try {
+      if (Files.exists(dir)) {
+        Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir);
+        if (!perms.equals(mode700)) {
+          throw new RpcException(
+              Errno.EINVAL,
+              dir + ": mode " + PosixFilePermissions.toString(perms) + " (expected: rwx------)");
+        }
+      } else {
+        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(mode700));
+        Files.setPosixFilePermissions(dir, mode700);
+      }
+      dirUid = (Integer) Files.getAttribute(dir, "unix:uid");
+    } catch (IOException e) {
+      throw new RpcException(Errno.EIO, dir + ": " + e.getMessage());
+    }
+    Path socket = dir.resolve("local");
+    LocalHubListener l =
+        new LocalHubListener(hub, reactor, socket, options, options.ownerUid().orElse(dirUid));
+    CompletableFuture<Void> started = new CompletableFuture<>();
+    reactor.execute(
+        () -> {
+          try {
+            l.listen();
+            started.complete(null);
+          } catch (RuntimeException e) {
+            started.completeExceptionally(e);
+          }
+        });
+    try {
+      started.get(10, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RpcException r
+          ? r
+          : new RpcException(Errno.EIO, e.getMessage());
+    } catch (TimeoutException e) {
+      throw new RpcException(Errno.ETIMEDOUT, socket + ": reactor did not start the listener");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RpcException(Errno.EIO, socket + ": interrupted");
+    }
+    return l;
+  }
+
+  /** Returns the socket path. */
+  public Path socket() {
+    return socket;
+  }
+
+  /** Returns the {@code local://} URI of the socket. */
+  public String uri() {
+    return "local://" + socket;
+  }
+
+  private void listen() {
+    try {
+      Files.deleteIfExists(socket);
+      server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+      server.bind(UnixDomainSocketAddress.of(socket));
+    } catch (IOException e) {
+      throw new RpcException(Errno.EIO, socket + ": " + e.getMessage());
+    }
+    reactor.register(server, SelectionKey.OP_ACCEPT, k -> acceptAll());
+    reactor.own(closer);
+  }
+
+  private void acceptAll() {
+    for (int i = 0; i < 64; i++) {
+      SocketChannel ch;
+      try {
+        ch = server.accept();
+      } catch (IOException e) {
+        LOG.warn("{}: accept: {}", socket, e.getMessage());
+        return;
+      }
+      if (ch == null) {
+        return;
+      }
+      accept(ch);
+    }
+  }
+
+  private void accept(SocketChannel ch) {
+    Credentials creds;
+    int handshake = LocalFraming.HANDSHAKE_ACCEPTED;
+    String why = null;
+    try {
+      UnixDomainPrincipal p = ch.getOption(ExtendedSocketOptions.SO_PEERCRED);
+      OptionalInt uid = Uids.uidOf(p.user());
+      if (uid.isEmpty()) {
+        creds = null;
+        handshake = Errno.EPERM;
+        why = "uid of user " + p.user().getName() + " cannot be resolved";
+      } else if (uid.getAsInt() == ownerUid) {
+        creds = Credentials.owner(ownerUid);
+      } else if (options.guests() == GuestPolicy.USER) {
+        creds = Credentials.user(uid.getAsInt());
+      } else {
+        creds = null;
+        handshake = Errno.EPERM;
+        why = "uid " + uid.getAsInt() + " is not the owner " + ownerUid;
+      }
+      ch.configureBlocking(false);
+      ch.write(ByteBuffer.wrap(new byte[] {(byte) handshake}));
+    } catch (IOException e) {
+      LOG.warn("{}: handshake: {}", socket, e.getMessage());
+      closeQuietly(ch);
+      return;
+    }
+    if (creds == null) {
+      LOG.info("{}: connection refused: {}", socket, why);
+      closeQuietly(ch);
+      return;
+    }
+    String id = hub.newId();
+    FramedChannel fc =
+        new FramedChannel(
+            reactor, ch, options.maxMessageSize(), options.maxQueuedBytes(), "peer " + id);
+    Router router = hub.router();
+    Credentials c = creds;
+    Peer peer =
+        new Peer() {
+          @Override
+          public String id() {
+            return id;
+          }
+
+          @Override
+          public Credentials credentials() {
+            return c;
+          }
+
+          @Override
+          public void send(Message m) {
+            fc.send(m);
+          }
+
+          @Override
+          public void close(String reason) {
+            fc.close();
+            router.disconnected(this);
+          }
+        };
+    router.connected(peer);
+    fc.start(
+        new FramedChannel.Listener() {
+          @Override
+          public void onMessage(Message m) {
+            router.received(peer, m);
+          }
+
+          @Override
+          public void onClosed(RpcException cause) {
+            if (cause.errnum() == Errno.ECONNRESET) {
+              LOG.debug("{}", cause.getMessage());
+            } else {
+              LOG.warn("{}; connection closed", cause.getMessage());
+            }
+            router.disconnected(peer);
+          }
+        });
+  }
+
+  private static void closeQuietly(SocketChannel ch) {
+    try {
+      ch.close();
+    } catch (IOException e) {
+      LOG.debug("close: {}", e.getMessage());
+    }
+  }
+
+  private void closeOnLoop() {
+    try {
+      if (server != null) {
+        server.close();
+      }
+      Files.deleteIfExists(socket);
+    } catch (IOException e) {
+      LOG.debug("{}: close: {}", socket, e.getMessage());
+    }
+  }
+
+  /** Stops listening and removes the socket; connected peers stay until they leave. */
+  @Override
+  public void close() {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    reactor.execute(
+        () -> {
+          reactor.disown(closer);
+          closeOnLoop();
+          done.complete(null);
+        });
+    try {
+      done.get(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.debug("{}: close: {}", socket, e.toString());
+    }
+  }
+}

@@ -1,0 +1,268 @@
+package io.fluxdrm.rpc.net;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one thread of a process that owns all sockets: a selector loop that runs submitted tasks,
+ * timers and socket readiness handlers. Handlers never block.
+ */
+public final class Reactor implements EventLoop, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Reactor.class);
+
+  /** What a registered channel does when it is ready. */
+  interface IoHandler {
+    void ready(SelectionKey key);
+  }
+
+  private final Selector selector;
+  private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  private final Timers timers = new Timers();
+  private final List<Runnable> pollHooks = new ArrayList<>();
+  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Thread thread;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile boolean running = true;
+  private volatile boolean awake;
+  private org.zeromq.ZContext zmq;
+  private boolean pollAgain;
+
+  private Reactor(String name) {
+    try {
+      selector = Selector.open();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    thread = new Thread(this::loop, name);
+    thread.setDaemon(true);
+  }
+
+  /** Starts a reactor on a new daemon thread with the given name. */
+  public static Reactor start(String name) {
+    Reactor r = new Reactor(name);
+    r.thread.start();
+    return r;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalStateException when the reactor has stopped (the task would never run)
+   */
+  @Override
+  public void execute(Runnable task) {
+    if (!running) {
+      throw new IllegalStateException("reactor " + thread.getName() + " has stopped");
+    }
+    tasks.add(task);
+    if (!inLoop() && !awake) {
+      awake = true;
+      selector.wakeup();
+    }
+  }
+
+  @Override
+  public Cancellable schedule(Duration delay, Runnable task) {
+    Timers.Timer t = timers.create(System.nanoTime() + delay.toNanos(), task);
+    if (inLoop()) {
+      timers.add(t);
+    } else {
+      execute(() -> timers.add(t));
+    }
+    return t;
+  }
+
+  @Override
+  public boolean inLoop() {
+    return Thread.currentThread() == thread;
+  }
+
+  @Override
+  public long nanoTime() {
+    return System.nanoTime();
+  }
+
+  /** Registers a channel (on the loop only). */
+  SelectionKey register(SelectableChannel ch, int ops, IoHandler handler) {
+    assertInLoop();
+    try {
+      ch.configureBlocking(false);
+      return ch.register(selector, ops, handler);
+    } catch (ClosedChannelException e) {
+      throw new IllegalStateException("channel closed", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Adds a hook run once per loop iteration (on the loop only); used to drain ZeroMQ sockets. */
+  void addPollHook(Runnable hook) {
+    assertInLoop();
+    pollHooks.add(hook);
+  }
+
+  void removePollHook(Runnable hook) {
+    assertInLoop();
+    pollHooks.remove(hook);
+  }
+
+  /** Asks for the poll hooks to run again before the loop waits (on the loop only). */
+  void pollAgain() {
+    pollAgain = true;
+  }
+
+  /** Returns the ZeroMQ context of this reactor, created on first use (on the loop only). */
+  org.zeromq.ZContext zmq() {
+    assertInLoop();
+    if (zmq == null) {
+      zmq = new org.zeromq.ZContext(1);
+      zmq.setLinger(0);
+    }
+    return zmq;
+  }
+
+  /** Remembers a resource to close when the reactor stops (on the loop only). */
+  void own(AutoCloseable resource) {
+    assertInLoop();
+    resources.add(resource);
+  }
+
+  void disown(AutoCloseable resource) {
+    assertInLoop();
+    resources.remove(resource);
+  }
+
+  private void assertInLoop() {
+    if (!inLoop()) {
+      throw new IllegalStateException("not on the reactor thread");
+    }
+  }
+
+  private void loop() {
+    try {
+      while (running) {
+        runTasks();
+        runTimers();
+        // a ZeroMQ send may swallow its socket's edge-triggered signal: sends made while the
+        // hooks drain set pollAgain so that the next select does not wait
+        pollAgain = false;
+        for (int i = 0; i < pollHooks.size(); i++) {
+          safely(pollHooks.get(i));
+        }
+        long wait;
+        if (!tasks.isEmpty() || pollAgain) {
+          wait = -1;
+        } else {
+          long next = timers.nextDeadline();
+          if (next == Long.MAX_VALUE) {
+            wait = pollHooks.isEmpty() ? 0 : 100;
+          } else {
+            long ns = next - System.nanoTime();
+            wait = ns <= 0 ? -1 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(ns + 999_999));
+          }
+        }
+        awake = false;
+        if (!tasks.isEmpty() || pollAgain) {
+          wait = -1;
+        }
+        int n = wait < 0 ? selector.selectNow() : selector.select(wait);
+        awake = true;
+        if (n > 0) {
+          Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+          while (it.hasNext()) {
+            SelectionKey key = it.next();
+            it.remove();
+            if (!key.isValid()) {
+              continue;
+            }
+            IoHandler h = (IoHandler) key.attachment();
+            safely(() -> h.ready(key));
+          }
+        }
+      }
+    } catch (IOException e) {
+      LOG.error("reactor selector failed", e);
+    } finally {
+      for (AutoCloseable c : List.copyOf(resources)) {
+        try {
+          c.close();
+        } catch (Exception e) {
+          LOG.debug("close on reactor stop", e);
+        }
+      }
+      if (zmq != null) {
+        try {
+          zmq.close();
+        } catch (RuntimeException e) {
+          LOG.debug("zmq context close on reactor stop", e);
+        }
+      }
+      for (SelectionKey k : selector.keys()) {
+        try {
+          k.channel().close();
+        } catch (IOException e) {
+          LOG.debug("close on reactor stop", e);
+        }
+      }
+      try {
+        selector.close();
+      } catch (IOException e) {
+        LOG.debug("selector close", e);
+      }
+      stopped.countDown();
+    }
+  }
+
+  private void runTasks() {
+    Runnable t;
+    int budget = 100_000;
+    while (budget-- > 0 && (t = tasks.poll()) != null) {
+      safely(t);
+    }
+  }
+
+  private void runTimers() {
+    long now = System.nanoTime();
+    Timers.Timer t;
+    while ((t = timers.pollDue(now)) != null) {
+      safely(t.task);
+    }
+  }
+
+  private static void safely(Runnable r) {
+    try {
+      r.run();
+    } catch (RuntimeException e) {
+      LOG.error("reactor task failed", e);
+    }
+  }
+
+  /** Stops the loop, closing every socket it owns; waits up to five seconds. */
+  @Override
+  public void close() {
+    running = false;
+    selector.wakeup();
+    if (!inLoop()) {
+      try {
+        if (!stopped.await(5, TimeUnit.SECONDS)) {
+          LOG.warn("reactor {} did not stop within 5 s", thread.getName());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

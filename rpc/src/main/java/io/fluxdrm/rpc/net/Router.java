@@ -1,0 +1,257 @@
+package io.fluxdrm.rpc.net;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Flags;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.RpcException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hub's routing core, as Flux's router behaves towards local-connector clients: requests get
+ * the sender's identity pushed and go to the peer that registered their service; responses pop the
+ * top route to find their way back; {@code service.add/remove}, {@code event.subscribe/unsubscribe}
+ * and {@code event.pub} are answered here; when a peer goes away its services are removed and
+ * {@code <service>.disconnect} is sent to every service it used. Credentials are always stamped
+ * from the peer (decision D16). Runs on the loop only.
+ */
+final class Router {
+  private static final Logger LOG = LoggerFactory.getLogger(Router.class);
+
+  private static final class PeerState {
+    final Peer peer;
+    final Set<String> services = new LinkedHashSet<>();
+    final Set<String> used = new LinkedHashSet<>();
+    final List<String> subscriptions = new ArrayList<>();
+
+    PeerState(Peer peer) {
+      this.peer = peer;
+    }
+  }
+
+  private final Map<String, PeerState> peers = new LinkedHashMap<>();
+  private final Map<String, String> serviceOwners = new HashMap<>();
+  private int eventSequence;
+
+  void connected(Peer p) {
+    if (peers.putIfAbsent(p.id(), new PeerState(p)) != null) {
+      throw new IllegalStateException("peer " + p.id() + " connected twice");
+    }
+    LOG.debug("peer {} connected as {}", p.id(), p.credentials());
+  }
+
+  int peerCount() {
+    return peers.size();
+  }
+
+  boolean hasService(String name) {
+    return serviceOwners.containsKey(name);
+  }
+
+  void disconnected(Peer p) {
+    PeerState st = peers.get(p.id());
+    if (st == null || st.peer != p) {
+      return;
+    }
+    peers.remove(p.id());
+    for (String s : st.services) {
+      serviceOwners.remove(s);
+    }
+    for (String s : st.used) {
+      String owner = serviceOwners.get(s);
+      PeerState os = owner == null ? null : peers.get(owner);
+      if (os != null) {
+        Message d =
+            Message.request(s + ".disconnect", (byte[]) null)
+                .withFlags(Flags.NORESPONSE, 0)
+                .withCredentials(p.credentials().userid(), p.credentials().rolemask())
+                .pushRoute(p.id());
+        os.peer.send(d);
+      }
+    }
+    LOG.debug("peer {} disconnected", p.id());
+  }
+
+  void received(Peer p, Message raw) {
+    PeerState st = peers.get(p.id());
+    if (st == null || st.peer != p) {
+      LOG.debug("message from unknown peer {} dropped", p.id());
+      return;
+    }
+    Credentials c = p.credentials();
+    Message m = raw.withCredentials(c.userid(), c.rolemask());
+    switch (m.type()) {
+      case REQUEST -> request(st, m.pushRoute(p.id()));
+      case RESPONSE -> response(m);
+      case EVENT, CONTROL -> LOG.debug("{} from peer {} dropped", m.type().label(), p.id());
+      default -> throw new IllegalStateException();
+    }
+  }
+
+  private void request(PeerState from, Message m) {
+    String topic = m.topic();
+    if (topic == null) {
+      reply(from, m, Errno.EPROTO, "request: no topic (expected: topic)");
+      return;
+    }
+    try {
+      switch (topic) {
+        case "service.add" -> serviceAdd(from, m);
+        case "service.remove" -> serviceRemove(from, m);
+        case "event.subscribe" -> subscribe(from, m);
+        case "event.unsubscribe" -> unsubscribe(from, m);
+        case "event.pub" -> publish(from, m);
+        default -> forward(from, m);
+      }
+    } catch (RpcException e) {
+      reply(from, m, e.errnum(), e.getMessage());
+    }
+  }
+
+  private void forward(PeerState from, Message m) {
+    String service = m.service();
+    String owner = serviceOwners.get(service);
+    PeerState to = owner == null ? null : peers.get(owner);
+    if (to == null) {
+      reply(from, m, Errno.ENOSYS, "unknown service '" + service + "'");
+      return;
+    }
+    if (!m.topic().equals(service + ".disconnect")) {
+      from.used.add(service);
+    }
+    to.peer.send(m);
+  }
+
+  private void response(Message m) {
+    String top = m.topRoute();
+    if (top == null) {
+      LOG.debug("response without route dropped: {}", m.topic());
+      return;
+    }
+    PeerState to = peers.get(top);
+    if (to == null) {
+      LOG.debug("response to departed peer {} dropped: {}", top, m.topic());
+      return;
+    }
+    to.peer.send(m.popRoute());
+  }
+
+  private static String stringField(ObjectNode o, String field, String topic) {
+    JsonNode v = o.get(field);
+    if (v == null || !v.isTextual()) {
+      throw RpcException.proto(
+          topic
+              + ": /"
+              + field
+              + " "
+              + (v == null ? "missing" : v.getNodeType().name().toLowerCase(java.util.Locale.ROOT))
+              + " (expected: string)");
+    }
+    return v.asText();
+  }
+
+  private void serviceAdd(PeerState from, Message m) {
+    String name = stringField(m.json(), "service", "service.add");
+    if (name.isEmpty() || name.contains(".")) {
+      throw new RpcException(
+          Errno.EINVAL, "service.add: /service \"" + name + "\" (expected: non-empty, no '.')");
+    }
+    if (!from.peer.credentials().isOwner()) {
+      throw new RpcException(
+          Errno.EPERM, "service.add: " + name + " (expected: the instance owner)");
+    }
+    if (isBuiltin(name) || serviceOwners.containsKey(name)) {
+      throw new RpcException(Errno.EEXIST, "service.add: " + name + " is registered already");
+    }
+    serviceOwners.put(name, from.peer.id());
+    from.services.add(name);
+    reply(from, m, 0, null);
+  }
+
+  private static boolean isBuiltin(String name) {
+    return name.equals("service") || name.equals("event");
+  }
+
+  private void serviceRemove(PeerState from, Message m) {
+    String name = stringField(m.json(), "service", "service.remove");
+    if (!from.services.remove(name)) {
+      throw new RpcException(
+          Errno.ENOENT, "service.remove: " + name + " is not registered by this connection");
+    }
+    serviceOwners.remove(name);
+    reply(from, m, 0, null);
+  }
+
+  private void subscribe(PeerState from, Message m) {
+    from.subscriptions.add(stringField(m.json(), "topic", "event.subscribe"));
+    reply(from, m, 0, null);
+  }
+
+  private void unsubscribe(PeerState from, Message m) {
+    String topic = stringField(m.json(), "topic", "event.unsubscribe");
+    if (!from.subscriptions.remove(topic)) {
+      throw new RpcException(Errno.ENOENT, "event.unsubscribe: " + topic + " is not subscribed");
+    }
+    reply(from, m, 0, null);
+  }
+
+  private void publish(PeerState from, Message m) {
+    ObjectNode o = m.json();
+    String topic = stringField(o, "topic", "event.pub");
+    int flags = o.path("flags").asInt(0);
+    byte[] payload = null;
+    if (o.has("payload")) {
+      try {
+        payload = Base64.getDecoder().decode(stringField(o, "payload", "event.pub"));
+      } catch (IllegalArgumentException e) {
+        throw RpcException.proto("event.pub: /payload not base64 (expected: base64 string)");
+      }
+    }
+    int seq = ++eventSequence;
+    Credentials c = from.peer.credentials();
+    Message ev =
+        Message.event(topic, seq, payload)
+            .withFlags(flags & Flags.PRIVATE, 0)
+            .withCredentials(c.userid(), c.rolemask());
+    for (PeerState ps : peers.values()) {
+      if ((flags & Flags.PRIVATE) != 0
+          && !ps.peer.credentials().isOwner()
+          && ps.peer.credentials().userid() != c.userid()) {
+        continue;
+      }
+      for (String prefix : ps.subscriptions) {
+        if (topic.startsWith(prefix)) {
+          ps.peer.send(ev);
+          break;
+        }
+      }
+    }
+    reply(from, m, 0, Json.encode(Json.object().put("seq", seq)));
+  }
+
+  private void reply(PeerState to, Message request, int errnum, Object payload) {
+    if (request.has(Flags.NORESPONSE)) {
+      if (errnum != 0) {
+        LOG.debug("{} (no response requested): {}", request.topic(), payload);
+      }
+      return;
+    }
+    byte[] p =
+        payload == null ? null : payload instanceof byte[] b ? b : Json.text(payload.toString());
+    Message r =
+        Message.response(request, errnum, p)
+            .withCredentials(Flags.USERID_UNKNOWN, Flags.ROLE_OWNER);
+    to.peer.send(r.popRoute());
+  }
+}

@@ -1,0 +1,113 @@
+package io.fluxdrm.rpc.net;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Flags;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.Message;
+
+/**
+ * One request received by a service, and the means to answer it. Answers may come from any thread
+ * and are sent on the loop. Answers to a NORESPONSE request, or after the request was canceled or
+ * its sender disconnected, are dropped.
+ */
+public final class ServiceRequest {
+  private final Message message;
+  private final ServiceDispatcher dispatcher;
+  private final boolean streamingMethod;
+  private boolean done;
+
+  ServiceRequest(Message message, ServiceDispatcher dispatcher, boolean streamingMethod) {
+    this.message = message;
+    this.dispatcher = dispatcher;
+    this.streamingMethod = streamingMethod;
+  }
+
+  /** Returns the request message, with the route stack it arrived with. */
+  public Message message() {
+    return message;
+  }
+
+  /** Returns the topic. */
+  public String topic() {
+    return message.topic();
+  }
+
+  /**
+   * Returns the payload as a JSON object.
+   *
+   * @throws io.fluxdrm.rpc.RpcException EPROTO when it is not one
+   */
+  public ObjectNode json() {
+    return message.json();
+  }
+
+  /** Returns the sender's identity: the last route (the original sender). */
+  public String sender() {
+    String s = message.sender();
+    return s == null ? "" : s;
+  }
+
+  /** Returns the matchtag (0 when the client set none). */
+  public int matchtag() {
+    return message.matchtag();
+  }
+
+  /** Returns the credentials the transport stamped on the request. */
+  public Credentials credentials() {
+    return new Credentials(message.userid(), message.rolemask());
+  }
+
+  /** Returns whether the sender holds the owner role. */
+  public boolean isOwner() {
+    return credentials().isOwner();
+  }
+
+  /** Returns whether the sender may act for something of user {@code uid}: owner or same user. */
+  public boolean mayActFor(int uid) {
+    return credentials().mayActFor(uid);
+  }
+
+  /** Returns whether the client expects responses (NORESPONSE is not set). */
+  public boolean expectsResponse() {
+    return !message.has(Flags.NORESPONSE);
+  }
+
+  /** Returns whether this is a streaming request. */
+  public boolean streaming() {
+    return streamingMethod;
+  }
+
+  /**
+   * Sends a successful response with a JSON object payload (null for none). For a streaming method
+   * the request stays open; otherwise this is the final answer.
+   */
+  public void respond(Object payload) {
+    byte[] p = payload == null ? null : Json.encode(payload);
+    dispatcher.answer(this, 0, p, !streamingMethod);
+  }
+
+  /** Sends a final error response with a short text (null for none). */
+  public void fail(int errnum, String text) {
+    if (errnum == 0) {
+      throw new IllegalArgumentException("errnum: 0 (expected: an error number)");
+    }
+    dispatcher.answer(this, errnum, text == null ? null : Json.text(text), true);
+  }
+
+  /** Ends a streaming request normally (ENODATA). */
+  public void end() {
+    dispatcher.answer(this, Errno.ENODATA, null, true);
+  }
+
+  /** Returns whether the final answer was sent or the request was dropped. */
+  public boolean isDone() {
+    return done;
+  }
+
+  boolean markDone() {
+    boolean was = done;
+    done = true;
+    return !was;
+  }
+}

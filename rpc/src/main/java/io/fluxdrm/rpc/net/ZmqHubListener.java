@@ -1,0 +1,377 @@
+package io.fluxdrm.rpc.net;
+
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.LocalFraming;
+import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.MessageCodec;
+import io.fluxdrm.rpc.MessageType;
+import io.fluxdrm.rpc.RpcException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.zeromq.SocketType;
+import org.zeromq.ZMQ;
+
+/**
+ * The hub's ZeroMQ listener: a ROUTER socket; each Flux part is one frame and the peer's routing
+ * identity is its route. With CURVE (required on anything but loopback, decision D16) only the
+ * allowed client keys connect, and each key maps to the credentials its peer gets; without CURVE
+ * every peer gets the configured loopback credentials.
+ */
+public final class ZmqHubListener implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ZmqHubListener.class);
+  private static final String ZAP_ENDPOINT = "inproc://zeromq.zap.01";
+
+  /**
+   * CURVE settings of the hub.
+   *
+   * @param publicKey the server's public key (Z85)
+   * @param secretKey the server's secret key (Z85)
+   * @param clients the allowed client public keys (Z85) and the credentials each gets
+   */
+  public record Curve(String publicKey, String secretKey, Map<String, Credentials> clients) {
+    /** Copies the client map. */
+    public Curve {
+      clients = Map.copyOf(clients);
+    }
+  }
+
+  /**
+   * Listener settings.
+   *
+   * @param curve CURVE settings, or null for none (loopback only)
+   * @param loopbackCredentials the credentials of every peer when CURVE is off
+   * @param maxMessageSize the largest message accepted; larger ones disconnect their sender
+   * @param maxQueuedBytes the output held for a peer that stops reading before it is dropped
+   */
+  public record Options(
+      Curve curve, Credentials loopbackCredentials, int maxMessageSize, long maxQueuedBytes) {
+    /** Returns options without CURVE giving every peer the given credentials. */
+    public static Options loopback(Credentials credentials) {
+      return new Options(
+          null,
+          credentials,
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE);
+    }
+
+    /** Returns options with CURVE. */
+    public static Options curve(Curve curve) {
+      return new Options(
+          curve,
+          null,
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE);
+    }
+
+    /** Returns these options with other size limits. */
+    public Options withLimits(int maxMessage, long maxQueued) {
+      return new Options(curve, loopbackCredentials, maxMessage, maxQueued);
+    }
+  }
+
+  private final Hub hub;
+  private final Reactor reactor;
+  private final AutoCloseable closer = this::closeOnLoop;
+  private final Options options;
+  private final Map<String, Peer> peers = new HashMap<>();
+  private final Map<String, Outbox> outboxes = new java.util.LinkedHashMap<>();
+
+  /** Messages a peer's pipe could not take yet (its high-water mark), in order. */
+  private static final class Outbox {
+    final java.util.ArrayDeque<List<byte[]>> queue = new java.util.ArrayDeque<>();
+    long bytes;
+  }
+
+  private ZmqSocketDriver router;
+  private ZmqSocketDriver zap;
+  private String endpoint;
+
+  private ZmqHubListener(Hub hub, Reactor reactor, Options options) {
+    this.hub = hub;
+    this.reactor = reactor;
+    this.options = options;
+  }
+
+  /** Returns whether an endpoint only reaches this host (loopback TCP, ipc, inproc). */
+  static boolean isLoopback(String endpoint) {
+    if (endpoint.startsWith("ipc://") || endpoint.startsWith("inproc://")) {
+      return true;
+    }
+    if (!endpoint.startsWith("tcp://")) {
+      return false;
+    }
+    String rest = endpoint.substring("tcp://".length());
+    return rest.startsWith("127.") || rest.startsWith("localhost:") || rest.startsWith("[::1]:");
+  }
+
+  /**
+   * Binds a ROUTER socket at {@code endpoint} (e.g. {@code tcp://127.0.0.1:*}).
+   *
+   * @throws RpcException EINVAL when the endpoint is not loopback and CURVE is off, EIO when
+   *     binding fails
+   */
+  public static ZmqHubListener start(Hub hub, Reactor reactor, String endpoint, Options options) {
+    if (hub.loop() != reactor) {
+      throw new IllegalArgumentException("the hub must run on this reactor");
+    }
+    if (options.curve() == null && !isLoopback(endpoint)) {
+      throw new RpcException(
+          Errno.EINVAL,
+          endpoint + ": listening beyond loopback without CURVE (expected: CURVE keys)");
+    }
+    if (options.curve() == null && options.loopbackCredentials() == null) {
+      throw new IllegalArgumentException("loopback credentials required without CURVE");
+    }
+    ZmqHubListener l = new ZmqHubListener(hub, reactor, options);
+    CompletableFuture<Void> started = new CompletableFuture<>();
+    reactor.execute(
+        () -> {
+          try {
+            l.bind(endpoint);
+            started.complete(null);
+          } catch (RuntimeException e) {
+            started.completeExceptionally(e);
+          }
+        });
+    try {
+      started.get(10, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RpcException r
+          ? r
+          : new RpcException(Errno.EIO, endpoint + ": " + e.getCause().getMessage());
+    } catch (TimeoutException e) {
+      throw new RpcException(Errno.ETIMEDOUT, endpoint + ": reactor did not bind");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RpcException(Errno.EIO, endpoint + ": interrupted");
+    }
+    return l;
+  }
+
+  /** Returns the bound endpoint (with the port chosen for {@code *}). */
+  public String endpoint() {
+    return endpoint;
+  }
+
+  private void bind(String ep) {
+    ZMQ.Socket s = reactor.zmq().createSocket(SocketType.ROUTER);
+    s.setRouterMandatory(true);
+    s.setLinger(0);
+    s.setMaxMsgSize(options.maxMessageSize() + 64L);
+    if (options.curve() != null) {
+      ZMQ.Socket z = reactor.zmq().createSocket(SocketType.REP);
+      z.setLinger(0);
+      if (!z.bind(ZAP_ENDPOINT)) {
+        throw new RpcException(
+            Errno.EIO, ZAP_ENDPOINT + ": cannot bind (one CURVE hub per reactor)");
+      }
+      zap = new ZmqSocketDriver(reactor, z, this::authenticate);
+      zap.start();
+      s.setZAPDomain("flux");
+      s.setCurveServer(true);
+      s.setCurveSecretKey(ZMQ.Curve.z85Decode(options.curve().secretKey()));
+      s.setCurvePublicKey(ZMQ.Curve.z85Decode(options.curve().publicKey()));
+    }
+    try {
+      if (!s.bind(ep)) {
+        throw new RpcException(Errno.EIO, ep + ": cannot bind");
+      }
+    } catch (org.zeromq.ZMQException e) {
+      s.close();
+      throw new RpcException(Errno.EIO, ep + ": cannot bind (" + e.getMessage() + ")");
+    }
+    endpoint = s.getLastEndpoint();
+    router = new ZmqSocketDriver(reactor, s, this::received);
+    router.onDrain(this::flushOutboxes);
+    router.start();
+    reactor.own(closer);
+  }
+
+  /** Answers a ZAP request: 200 with the Z85 key as user id for an allowed key, else 400. */
+  private void authenticate(ZmqSocketDriver.Multipart m) {
+    List<byte[]> f = m.frames();
+    String version = f.size() > 0 ? new String(f.get(0), StandardCharsets.US_ASCII) : "";
+    byte[] requestId = f.size() > 1 ? f.get(1) : new byte[0];
+    String status = "400";
+    String text = "client key not allowed";
+    String user = "";
+    if (f.size() >= 7
+        && "CURVE".equals(new String(f.get(5), StandardCharsets.US_ASCII))
+        && f.get(6).length == 32) {
+      String key = ZMQ.Curve.z85Encode(f.get(6));
+      if (options.curve().clients().containsKey(key)) {
+        status = "200";
+        text = "OK";
+        user = key;
+      }
+    }
+    if (!status.equals("200")) {
+      LOG.info("zeromq hub: CURVE client refused ({})", text);
+    }
+    zap.trySend(
+        List.of(
+            version.getBytes(StandardCharsets.US_ASCII),
+            requestId,
+            status.getBytes(StandardCharsets.US_ASCII),
+            text.getBytes(StandardCharsets.US_ASCII),
+            user.getBytes(StandardCharsets.US_ASCII),
+            new byte[0]));
+  }
+
+  private void received(ZmqSocketDriver.Multipart mp) {
+    List<byte[]> frames = mp.frames();
+    if (frames.size() < 2) {
+      return;
+    }
+    String id = new String(frames.get(0), StandardCharsets.ISO_8859_1);
+    Message m;
+    try {
+      m = MessageCodec.fromParts(frames.subList(1, frames.size()));
+    } catch (RpcException e) {
+      LOG.warn("zeromq peer {}: {}; message dropped", printable(id), e.getMessage());
+      return;
+    }
+    Peer p = peers.get(id);
+    if (m.type() == MessageType.CONTROL && m.aux1() == ZmqConnector.CONTROL_DISCONNECT) {
+      if (p != null) {
+        p.close("disconnect");
+      }
+      return;
+    }
+    if (p == null) {
+      Credentials c = credentialsOf(mp.metadata());
+      if (c == null) {
+        LOG.warn("zeromq peer {}: no credentials; message dropped", printable(id));
+        return;
+      }
+      p = newPeer(id, c, frames.get(0));
+      peers.put(id, p);
+      hub.router().connected(p);
+    }
+    hub.router().received(p, m);
+  }
+
+  private static String printable(String id) {
+    return id.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f) ? id : "(binary identity)";
+  }
+
+  private Credentials credentialsOf(zmq.io.Metadata md) {
+    if (options.curve() == null) {
+      return options.loopbackCredentials();
+    }
+    String user = md == null ? null : md.get(zmq.io.Metadata.USER_ID);
+    return user == null ? null : options.curve().clients().get(user);
+  }
+
+  private Peer newPeer(String id, Credentials c, byte[] identity) {
+    return new Peer() {
+      @Override
+      public String id() {
+        return id;
+      }
+
+      @Override
+      public Credentials credentials() {
+        return c;
+      }
+
+      @Override
+      public void send(Message m) {
+        List<byte[]> parts = MessageCodec.toParts(m);
+        List<byte[]> frames = new ArrayList<>(parts.size() + 1);
+        frames.add(identity);
+        frames.addAll(parts);
+        Outbox box = outboxes.get(id);
+        if (box == null && router.trySend(frames)) {
+          return;
+        }
+        if (router.lastSendUnroutable()) {
+          close("gone");
+          return;
+        }
+        if (box == null) {
+          box = new Outbox();
+          outboxes.put(id, box);
+        }
+        long size = 0;
+        for (byte[] f : frames) {
+          size += f.length;
+        }
+        if (box.bytes + size > options.maxQueuedBytes()) {
+          LOG.warn(
+              "zeromq peer {}: stopped reading ({} bytes queued); disconnected",
+              printable(id),
+              box.bytes);
+          close("not reading");
+          return;
+        }
+        box.queue.add(frames);
+        box.bytes += size;
+      }
+
+      @Override
+      public void close(String why) {
+        outboxes.remove(id);
+        if (peers.remove(id, this)) {
+          hub.router().disconnected(this);
+        }
+      }
+    };
+  }
+
+  private void flushOutboxes() {
+    if (outboxes.isEmpty()) {
+      return;
+    }
+    var it = outboxes.values().iterator();
+    while (it.hasNext()) {
+      Outbox box = it.next();
+      while (!box.queue.isEmpty() && router.trySend(box.queue.peek())) {
+        List<byte[]> sent = box.queue.poll();
+        for (byte[] f : sent) {
+          box.bytes -= f.length;
+        }
+      }
+      if (box.queue.isEmpty()) {
+        it.remove();
+      }
+    }
+  }
+
+  private void closeOnLoop() {
+    if (router != null) {
+      router.close();
+    }
+    if (zap != null) {
+      zap.close();
+    }
+  }
+
+  /** Stops listening. */
+  @Override
+  public void close() {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    reactor.execute(
+        () -> {
+          reactor.disown(closer);
+          closeOnLoop();
+          done.complete(null);
+        });
+    try {
+      done.get(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.debug("close: {}", e.toString());
+    }
+  }
+}

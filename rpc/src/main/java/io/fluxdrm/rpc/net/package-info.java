@@ -1,0 +1,13 @@
+/**
+ * RFC 6 remote procedure calls over RFC 3 messages: the {@link io.fluxdrm.rpc.net.FluxHandle} (RPCs
+ * with matchtags, streaming, cancel, timeouts; services; events), the {@link
+ * io.fluxdrm.rpc.net.Hub} that routes requests by service name as Flux's router does, and the
+ * transports that carry messages between them: in-memory, the Flux local connector over a Unix
+ * socket, and ZeroMQ.
+ *
+ * <p>Threading: one event loop (a {@link io.fluxdrm.rpc.net.Reactor} thread, or a {@link
+ * io.fluxdrm.rpc.net.ManualEventLoop} in tests) owns every socket and all state; other threads hand
+ * work to it and get {@code CompletableFuture}s back. Identity comes from the transport (decision
+ * D16), never from a message.
+ */
+package io.fluxdrm.rpc.net;

@@ -1,0 +1,18 @@
+package io.fluxdrm.rpc.transcript;
+
+import java.util.List;
+
+/**
+ * A service that {@code fluxdrm replay --service NAME} can replay transcripts against. Modules
+ * provide one through {@code META-INF/services/io.fluxdrm.rpc.transcript.ReplayProvider}.
+ */
+public interface ReplayProvider {
+  /** Returns the service name (the first component of its topics). */
+  String serviceName();
+
+  /** Returns a fresh service. */
+  ServiceFactory factory();
+
+  /** Returns the normalisations its transcripts need (times, generated ids). */
+  List<Normalisation> normalisations();
+}

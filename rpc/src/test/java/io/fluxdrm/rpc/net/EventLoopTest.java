@@ -1,0 +1,108 @@
+package io.fluxdrm.rpc.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+class EventLoopTest {
+  @Test
+  void manualLoop_timersFireInDeadlineThenSubmissionOrder() {
+    ManualEventLoop loop = new ManualEventLoop();
+    List<String> ran = new ArrayList<>();
+    loop.schedule(Duration.ofMillis(30), () -> ran.add("30"));
+    loop.schedule(Duration.ofMillis(10), () -> ran.add("10a"));
+    loop.schedule(Duration.ofMillis(10), () -> ran.add("10b"));
+    EventLoop.Cancellable c = loop.schedule(Duration.ofMillis(20), () -> ran.add("20"));
+    loop.execute(() -> ran.add("task"));
+    c.cancel();
+    loop.advance(Duration.ofMillis(29));
+    assertThat(ran).containsExactly("task", "10a", "10b");
+    assertThat(loop.nanoTime()).isEqualTo(29_000_000L);
+    loop.advance(Duration.ofMillis(1));
+    assertThat(ran).containsExactly("task", "10a", "10b", "30");
+  }
+
+  @Test
+  void manualLoop_timerSchedulesTimer_firesWithinSameAdvance() {
+    ManualEventLoop loop = new ManualEventLoop();
+    List<Long> at = new ArrayList<>();
+    loop.schedule(
+        Duration.ofSeconds(1),
+        () -> {
+          at.add(loop.nanoTime());
+          loop.schedule(Duration.ofSeconds(1), () -> at.add(loop.nanoTime()));
+        });
+    loop.advance(Duration.ofSeconds(5));
+    assertThat(at).containsExactly(1_000_000_000L, 2_000_000_000L);
+    assertThat(loop.inLoop()).isFalse();
+  }
+
+  @Test
+  @Timeout(10)
+  void reactor_tasksFromOtherThreads_runInOrderOnTheLoop() throws Exception {
+    try (Reactor r = Reactor.start("loop-test")) {
+      List<Integer> ran = new CopyOnWriteArrayList<>();
+      CompletableFuture<Boolean> inLoop = new CompletableFuture<>();
+      for (int i = 0; i < 1000; i++) {
+        int n = i;
+        r.execute(() -> ran.add(n));
+      }
+      r.execute(() -> inLoop.complete(r.inLoop()));
+      assertThat(inLoop.get(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(ran).hasSize(1000).isSorted();
+      assertThat(r.inLoop()).isFalse();
+    }
+  }
+
+  @Test
+  @Timeout(10)
+  void reactor_timers_fireInDeadlineOrderAndCancelledOnesNot() throws Exception {
+    try (Reactor r = Reactor.start("timer-test")) {
+      List<String> ran = new CopyOnWriteArrayList<>();
+      CountDownLatch done = new CountDownLatch(1);
+      r.schedule(
+          Duration.ofMillis(60),
+          () -> {
+            ran.add("60");
+            done.countDown();
+          });
+      r.schedule(Duration.ofMillis(20), () -> ran.add("20"));
+      EventLoop.Cancellable c = r.schedule(Duration.ofMillis(40), () -> ran.add("40"));
+      c.cancel();
+      assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(ran).containsExactly("20", "60");
+    }
+  }
+
+  @Test
+  @Timeout(10)
+  void reactor_failingTask_loopKeepsRunning() throws Exception {
+    try (Reactor r = Reactor.start("fail-test")) {
+      r.execute(
+          () -> {
+            throw new IllegalStateException("boom");
+          });
+      CompletableFuture<String> after = new CompletableFuture<>();
+      r.execute(() -> after.complete("ok"));
+      assertThat(after.get(5, TimeUnit.SECONDS)).isEqualTo("ok");
+    }
+  }
+
+  @Test
+  @Timeout(10)
+  void reactor_executeAfterClose_refused() {
+    Reactor r = Reactor.start("closed-test");
+    r.close();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> r.execute(() -> {}))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("reactor closed-test has stopped");
+  }
+}
