@@ -189,10 +189,10 @@ final class SchedCommand implements Callable<Integer> {
       }
       SchedService svc = SchedService.standalone(pool).options(options).store(store).build();
       FluxHandle h = hub.attach(Credentials.owner(uid));
-      await(svc.start(h), "start");
       if (store.size() > 0) {
         LOG.info("state-dir: {} running job(s) wait for the job manager's hello", store.size());
       }
+      await(svc.start(h), "start");
       return serve(reactor, listener);
     } catch (RpcException e) {
       closeQuietly(listener);

@@ -372,11 +372,10 @@ public final class SchedService {
     requireOwner(req);
     ObjectNode p = req.json();
     JsonNode exp = p.get("expiration");
-    boolean negative = exp != null && exp.isNumber() && exp.asDouble() < 0 && p.has("id");
-    if (!negative) {
-      // a negative expiration is well formed: the core answers it EINVAL, as flux-core does
-      Payloads.check(req.topic(), "sched.expiration-request", p);
-    } else if (!p.get("id").isIntegralNumber()) {
+    if (exp != null && exp.isNumber() && exp.asDouble() < 0) {
+      // a negative expiration is well formed: the core answers it EINVAL, as flux-core does (D72)
+      Payloads.check(req.topic(), "sched.expiration-request", p.deepCopy().put("expiration", 0));
+    } else {
       Payloads.check(req.topic(), "sched.expiration-request", p);
     }
     requireCore(req.topic());
