@@ -701,7 +701,7 @@ public final class SchedService {
     boolean[] first = {true};
     handle.stream(
             "resource.acquire",
-            Json.object(),
+            null,
             m -> {
               try {
                 acquired(m.json(), first[0]);
