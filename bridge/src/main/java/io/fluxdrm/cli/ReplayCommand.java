@@ -22,6 +22,7 @@ import picocli.CommandLine.Parameters;
     })
 final class ReplayCommand implements Callable<Integer> {
   static final int EXIT_ERROR = 2;
+  private static final String SCHED_LOG = "org.slf4j.simpleLogger.log.io.fluxdrm.sched";
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -37,6 +38,11 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    // the replayed service's own log lines are not the command's output: warnings only, unless the
+    // user asked for more
+    if (System.getProperty(SCHED_LOG) == null) {
+      System.setProperty(SCHED_LOG, "warn");
+    }
     ReplayResult r;
     try {
       r = ReplayRegistry.load().run(service, transcript);
