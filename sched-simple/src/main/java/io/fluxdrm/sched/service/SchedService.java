@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
  * is whichever client registers {@code job-manager}: the hello is retried until it is there, and
  * sent again after it disconnects.
  *
- * <p>Every method runs on the handle's loop; not thread-safe otherwise.
+ * <p>{@link #start} may be called from any thread; everything else runs on the handle's loop (the
+ * handlers, the futures' continuations) and is not thread-safe otherwise.
  */
 public final class SchedService {
   private static final Logger LOG = LoggerFactory.getLogger(SchedService.class);
