@@ -24,6 +24,8 @@ import picocli.CommandLine.Command;
       HostlistCommand.class,
       JobspecCommand.class,
       SchemaCommand.class,
+      SchedCommand.class,
+      ReplayCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -1,0 +1,57 @@
+package io.fluxdrm.cli;
+
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.transcript.ReplayRegistry;
+import io.fluxdrm.rpc.transcript.ReplayResult;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code fluxdrm replay}: replays a transcript against a fresh instance of a service. */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Replay the requests of a transcript (JSON lines recorded at a service's or a client's",
+      "endpoint) against a fresh instance of the service NAME and print the unified diff of the",
+      "responses. Exit status: 0 same, 1 different, 2 error."
+    })
+final class ReplayCommand implements Callable<Integer> {
+  static final int EXIT_ERROR = 2;
+  private static final String SCHED_LOG = "org.slf4j.simpleLogger.log.io.fluxdrm.sched";
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "TRANSCRIPT", description = "Transcript file")
+  Path transcript;
+
+  @Option(
+      names = "--service",
+      required = true,
+      paramLabel = "NAME",
+      description = "Service to replay against (e.g. sched)")
+  String service;
+
+  @Override
+  public Integer call() {
+    // the replayed service's own log lines are not the command's output: warnings only, unless the
+    // user asked for more
+    if (System.getProperty(SCHED_LOG) == null) {
+      System.setProperty(SCHED_LOG, "warn");
+    }
+    ReplayResult r;
+    try {
+      r = ReplayRegistry.load().run(service, transcript);
+    } catch (RpcException e) {
+      throw new CliError(Main.firstLine(e.getMessage()), EXIT_ERROR);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(r.unifiedDiff());
+    out.flush();
+    return r.same() ? 0 : 1;
+  }
+}

@@ -1,0 +1,256 @@
+package io.fluxdrm.cli;
+
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.net.Credentials;
+import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.net.Hub;
+import io.fluxdrm.rpc.net.LocalHubListener;
+import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.net.ZmqHubListener;
+import io.fluxdrm.rset.Hostlist;
+import io.fluxdrm.rset.IdSet;
+import io.fluxdrm.rset.ResourceSet;
+import io.fluxdrm.rset.RsetException;
+import io.fluxdrm.sched.QueueDepth;
+import io.fluxdrm.sched.SchedException;
+import io.fluxdrm.sched.SchedulerOptions;
+import io.fluxdrm.sched.service.SchedService;
+import io.fluxdrm.sched.service.StateStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fluxdrm sched}: the FIFO reference scheduler (RFC 27 and RFC 51) as a process, standalone
+ * on its own hub or attached to a running Flux instance in place of flux-core's sched-simple.
+ */
+@Command(
+    name = "sched",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the FIFO scheduler (RFC 27, RFC 51 dynamic allocation).",
+      "Standalone: --listen and a pool (--resources, or --hosts with --cores); the job manager is",
+      "any client of the hub that registers 'job-manager'.",
+      "Attached: --flux-uri local://PATH of an instance whose sched-simple was removed.",
+      "Logs to stderr; stops cleanly on SIGINT or SIGTERM."
+    })
+final class SchedCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(SchedCommand.class);
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+
+  @Option(
+      names = "--listen",
+      paramLabel = "ENDPOINT",
+      description =
+          "unix:DIR (socket DIR/local, directory mode 0700) or tcp://HOST:PORT (loopback)")
+  String listen;
+
+  @Option(names = "--resources", paramLabel = "R.json", description = "The pool as an R file")
+  Path resources;
+
+  @Option(names = "--hosts", paramLabel = "HOSTLIST", description = "Pool hosts, ranks 0..")
+  String hosts;
+
+  @Option(names = "--cores", paramLabel = "IDSET", description = "Core ids of every host")
+  String cores;
+
+  @Option(names = "--gpus", paramLabel = "IDSET", description = "GPU ids of every host")
+  String gpus;
+
+  @Option(
+      names = "--queue-depth",
+      paramLabel = "N|unlimited",
+      defaultValue = "8",
+      description =
+          "Pending sched.alloc limit announced in sched-ready (default: ${DEFAULT-VALUE})")
+  String queueDepth;
+
+  @Option(names = "--no-realloc", description = "Answer every sched.realloc UNSUPPORTED")
+  boolean noRealloc;
+
+  @Option(
+      names = "--state-dir",
+      paramLabel = "DIR",
+      description = "Keep running jobs' R and alloc ids here (standalone; survives a restart)")
+  Path stateDir;
+
+  @Option(
+      names = "--flux-uri",
+      paramLabel = "local://PATH",
+      description = "Attach to this Flux broker (pool from resource.acquire, R in the KVS)")
+  String fluxUri;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    SchedulerOptions options;
+    try {
+      options =
+          SchedulerOptions.defaults()
+              .withQueueDepth(QueueDepth.parse(queueDepth))
+              .withRealloc(!noRealloc);
+    } catch (SchedException e) {
+      throw new CliError(e.getMessage());
+    }
+    if (fluxUri != null) {
+      for (Object[] o :
+          new Object[][] {
+            {"--listen", listen}, {"--resources", resources}, {"--hosts", hosts},
+            {"--cores", cores}, {"--gpus", gpus}, {"--state-dir", stateDir}
+          }) {
+        if (o[1] != null) {
+          throw new CliError(
+              o[0] + ": not with --flux-uri (expected: the broker gives resources and state)");
+        }
+      }
+      return attached(options);
+    }
+    if (listen == null) {
+      throw new CliError(
+          "--listen: missing (expected: unix:DIR or tcp://HOST:PORT, or --flux-uri)");
+    }
+    if (!listen.startsWith("unix:") && !listen.startsWith("tcp://")
+        || listen.equals("unix:")
+        || listen.equals("tcp://")) {
+      throw new CliError("--listen: \"" + listen + "\" (expected: unix:DIR or tcp://HOST:PORT)");
+    }
+    return standalone(pool(), options);
+  }
+
+  private ResourceSet pool() {
+    if (resources != null && hosts != null) {
+      throw new CliError("--resources: not with --hosts (expected: one way to give the pool)");
+    }
+    try {
+      if (resources != null) {
+        return ResourceSet.parse(Files.readString(resources, StandardCharsets.UTF_8));
+      }
+      if (hosts == null || cores == null) {
+        throw new CliError(
+            "pool: missing (expected: --resources R.json, or --hosts HOSTLIST with --cores IDSET)");
+      }
+      Hostlist h = Hostlist.parse(hosts);
+      if (h.isEmpty() || h.count() > ResourceSet.MAX_RANKS) {
+        throw new CliError(
+            "--hosts: " + h.count() + " hosts (expected: 1 to " + ResourceSet.MAX_RANKS + ")");
+      }
+      return ResourceSet.of(
+          IdSet.range(0, (int) h.count() - 1),
+          IdSet.parse(cores),
+          gpus == null ? IdSet.empty() : IdSet.parse(gpus),
+          h);
+    } catch (IOException e) {
+      throw new CliError("--resources: " + resources + ": cannot read (" + e.getMessage() + ")");
+    } catch (RsetException e) {
+      throw new CliError((resources != null ? "--resources: " : "pool: ") + e.getMessage());
+    }
+  }
+
+  private static int uid() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException | UnsupportedOperationException e) {
+      throw new CliError("cannot tell this process's user id (" + e.getMessage() + ")");
+    }
+  }
+
+  private int standalone(ResourceSet pool, SchedulerOptions options) throws InterruptedException {
+    StateStore store;
+    try {
+      store = stateDir == null ? StateStore.inMemory() : StateStore.open(stateDir);
+    } catch (SchedException e) {
+      throw new CliError(e.getMessage());
+    }
+    int uid = uid();
+    Reactor reactor = Reactor.start("fluxdrm-sched");
+    AutoCloseable listener = null;
+    try {
+      Hub hub = new Hub(reactor);
+      if (listen.startsWith("unix:")) {
+        listener =
+            LocalHubListener.start(
+                hub, reactor, Path.of(listen.substring(5)), LocalHubListener.Options.defaults());
+        LOG.info("listening on {}", ((LocalHubListener) listener).uri());
+      } else {
+        listener =
+            ZmqHubListener.start(
+                hub, reactor, listen, ZmqHubListener.Options.loopback(Credentials.owner(uid)));
+        LOG.info("listening on {}", ((ZmqHubListener) listener).endpoint());
+      }
+      SchedService svc = SchedService.standalone(pool).options(options).store(store).build();
+      FluxHandle h = hub.attach(Credentials.owner(uid));
+      if (store.size() > 0) {
+        LOG.info("state-dir: {} running job(s) wait for the job manager's hello", store.size());
+      }
+      await(svc.start(h), "start");
+      return serve(reactor, listener);
+    } catch (RpcException e) {
+      closeQuietly(listener);
+      reactor.close();
+      throw new CliError("--listen: " + e.getMessage());
+    }
+  }
+
+  private int attached(SchedulerOptions options) throws InterruptedException {
+    Reactor reactor = Reactor.start("fluxdrm-sched");
+    try {
+      FluxHandle h = FluxHandle.connect(reactor, fluxUri, START_TIMEOUT);
+      SchedService svc = SchedService.attached().options(options).build();
+      await(svc.start(h), "attach");
+      return serve(reactor, null);
+    } catch (RpcException e) {
+      reactor.close();
+      throw new CliError("--flux-uri: " + fluxUri + ": " + e.getMessage());
+    }
+  }
+
+  private static void await(java.util.concurrent.CompletableFuture<Void> f, String what)
+      throws InterruptedException {
+    try {
+      f.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      throw c instanceof RpcException r ? r : new RpcException(5, what + ": " + c);
+    } catch (TimeoutException e) {
+      throw new RpcException(110, what + ": no answer in " + START_TIMEOUT.toSeconds() + " s");
+    }
+  }
+
+  /** Runs until SIGINT or SIGTERM; the shutdown hook closes the listener and the reactor. */
+  private static int serve(Reactor reactor, AutoCloseable listener) throws InterruptedException {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  LOG.info("stopping");
+                  closeQuietly(listener);
+                  reactor.close();
+                  stopped.countDown();
+                },
+                "fluxdrm-sched-shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close();
+    } catch (Exception e) {
+      LOG.warn("close: {}", e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package io.fluxdrm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** {@code fluxdrm sched} and {@code fluxdrm replay} refusing bad command lines, in process. */
+@Timeout(30)
+class SchedCommandTest {
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          no listen            | sched --hosts n0 --cores 0                          | fluxdrm sched: --listen: missing (expected: unix:DIR or tcp://HOST:PORT, or --flux-uri)
+          bad listen           | sched --listen foo:bar --hosts n0 --cores 0         | fluxdrm sched: --listen: "foo:bar" (expected: unix:DIR or tcp://HOST:PORT)
+          no pool              | sched --listen unix:x                               | fluxdrm sched: pool: missing (expected: --resources R.json, or --hosts HOSTLIST with --cores IDSET)
+          hosts without cores  | sched --listen unix:x --hosts n[0-1]                | fluxdrm sched: pool: missing (expected: --resources R.json, or --hosts HOSTLIST with --cores IDSET)
+          two pools            | sched --listen unix:x --hosts n0 --resources r.json | fluxdrm sched: --resources: not with --hosts (expected: one way to give the pool)
+          bad cores            | sched --listen unix:x --hosts n0 --cores 3-1        | fluxdrm sched: pool: idset "3-1": "3-1" is a reversed range (expected: lo < hi)
+          queue depth zero     | sched --listen unix:x --hosts n0 --cores 0 --queue-depth 0 | fluxdrm sched: queue-depth: 0 (expected: 1 to 2147483647 or unlimited)
+          queue depth word     | sched --listen unix:x --hosts n0 --cores 0 --queue-depth lots | fluxdrm sched: queue-depth: "lots" is not a number (expected: N >= 1, limited=N or unlimited)
+          attached and listen  | sched --flux-uri local:///nowhere --listen unix:x   | fluxdrm sched: --listen: not with --flux-uri (expected: the broker gives resources and state)
+          attached and state   | sched --flux-uri local:///nowhere --state-dir d     | fluxdrm sched: --state-dir: not with --flux-uri (expected: the broker gives resources and state)
+          missing R file       | sched --listen unix:x --resources does-not-exist.json | fluxdrm sched: --resources: does-not-exist.json: cannot read (does-not-exist.json)
+          """)
+  void sched_badCommandLine_oneLineExit1(String name, String args, String err) {
+    CliRun r = CliRun.run("", CliRun.words(args));
+    assertThat(r.err().strip()).isEqualTo(err);
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+  }
+
+  private static Path transcript() throws Exception {
+    return Path.of(SchedCommandTest.class.getResource("sched-rfc51.jsonl").toURI());
+  }
+
+  @Test
+  void replay_goldenTranscript_sameExit0() throws Exception {
+    CliRun r = CliRun.run("", "replay", transcript().toString(), "--service", "sched");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out()).isEmpty();
+    assertThat(r.status()).isZero();
+  }
+
+  @Test
+  void replay_changedResponse_diffExit1(@TempDir Path dir) throws Exception {
+    Path changed = dir.resolve("changed.jsonl");
+    Files.writeString(
+        changed, Files.readString(transcript()).replace("\"alloc_id\":6", "\"alloc_id\":60"));
+    CliRun r = CliRun.run("", "replay", changed.toString(), "--service", "sched");
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).startsWith("--- recorded\n+++ replayed\n");
+    assertThat(r.out()).contains("-{\"topic\":\"sched.realloc\"").contains("\"alloc_id\":60");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          unknown service | nosuch | fluxdrm replay: service "nosuch": not registered for replay (known: sched)
+          """)
+  void replay_unknownService_exit2(String name, String service, String err) throws Exception {
+    CliRun r = CliRun.run("", "replay", transcript().toString(), "--service", service);
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err().strip()).isEqualTo(err);
+  }
+
+  @Test
+  void replay_missingFile_exit2(@TempDir Path dir) {
+    CliRun r = CliRun.run("", "replay", dir.resolve("none.jsonl").toString(), "--service", "sched");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).startsWith("fluxdrm replay: ");
+  }
+}

@@ -1,0 +1,120 @@
+package io.fluxdrm.sched.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rset.IdSet;
+import io.fluxdrm.rset.ResourceSet;
+import io.fluxdrm.rset.RsetException;
+import io.fluxdrm.sched.Decision;
+import io.fluxdrm.schemas.Schemas;
+import io.fluxdrm.schemas.Violation;
+import java.util.List;
+
+/**
+ * Payload checks and conversions of the RFC 27 / RFC 51 messages: every request is checked against
+ * its schema in the {@code schemas} module first; what fails is EPROTO with the first violation.
+ */
+final class Payloads {
+  private Payloads() {}
+
+  /**
+   * Checks {@code payload} against schema {@code schema}.
+   *
+   * @throws RpcException EPROTO {@code <topic>: <pointer>: <message>} at the first violation
+   */
+  static void check(String topic, String schema, JsonNode payload) {
+    List<Violation> v = Schemas.validate(schema, payload);
+    if (!v.isEmpty()) {
+      Violation first = v.get(0);
+      String where = first.pointer().isEmpty() ? "/" : first.pointer();
+      throw new RpcException(Errno.EPROTO, topic + ": " + where + ": " + first.message());
+    }
+  }
+
+  /** An unsigned 64-bit integer (job id, alloc id) already checked by a schema. */
+  static long u64(JsonNode n) {
+    return n.bigIntegerValue().longValue();
+  }
+
+  /** An R already checked by a schema, read into a value. */
+  static ResourceSet r(String topic, String key, JsonNode n) {
+    try {
+      return ResourceSet.fromJson(n);
+    } catch (RsetException e) {
+      throw new RpcException(Errno.EPROTO, topic + ": /" + key + ": " + e.getMessage());
+    }
+  }
+
+  /** An RFC 22 idset text. */
+  static IdSet idset(String topic, String key, JsonNode n) {
+    try {
+      return IdSet.parse(n.asText());
+    } catch (RsetException e) {
+      throw new RpcException(Errno.EPROTO, topic + ": /" + key + ": " + e.getMessage());
+    }
+  }
+
+  /** The {@code sched.alloc} SUCCESS response, with the resource_summary annotation. */
+  static ObjectNode allocSuccess(Decision.AllocSuccess d) {
+    ObjectNode o = Json.object();
+    putU64(o, "id", d.jobId());
+    o.put("type", d.type().code());
+    o.set("R", d.r().toJson());
+    ObjectNode sched = o.putObject("annotations").putObject("sched");
+    sched.put("resource_summary", d.resourceSummary());
+    return o;
+  }
+
+  static ObjectNode allocDeny(Decision.AllocDeny d) {
+    ObjectNode o = Json.object();
+    putU64(o, "id", d.jobId());
+    o.put("type", d.type().code());
+    o.put("note", d.note());
+    return o;
+  }
+
+  static ObjectNode allocCancel(Decision.AllocCancel d) {
+    ObjectNode o = Json.object();
+    putU64(o, "id", d.jobId());
+    o.put("type", d.type().code());
+    return o;
+  }
+
+  /** The {@code sched.realloc} response (seed 004). */
+  static ObjectNode realloc(Decision.ReallocResponse d) {
+    ObjectNode o = Json.object();
+    putU64(o, "alloc_id", d.allocId());
+    o.put("type", d.type().code());
+    if (d.rDeltaAdd() != null) {
+      o.set("R_delta_add", d.rDeltaAdd().toJson());
+    }
+    if (d.rDeltaSub() != null) {
+      o.set("R_delta_sub", d.rDeltaSub().toJson());
+    }
+    if (d.note() != null) {
+      o.put("note", d.note());
+    }
+    return o;
+  }
+
+  /** {@code sched.resource-status}: all, allocated and down R. */
+  static ObjectNode status(ResourceSet all, ResourceSet allocated, ResourceSet down) {
+    ObjectNode o = Json.object();
+    o.set("all", all.toJson());
+    o.set("allocated", allocated.toJson());
+    o.set("down", down.toJson());
+    return o;
+  }
+
+  /** Puts an unsigned 64-bit value as a JSON integer. */
+  static void putU64(ObjectNode o, String key, long v) {
+    if (v >= 0) {
+      o.put(key, v);
+    } else {
+      o.put(key, new java.math.BigInteger(Long.toUnsignedString(v)));
+    }
+  }
+}

@@ -1,0 +1,168 @@
+package io.fluxdrm.sched.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.fixture.FakeFluxBroker;
+import io.fluxdrm.rpc.fixture.Wait;
+import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.net.Service;
+import io.fluxdrm.rset.Hostlist;
+import io.fluxdrm.rset.IdSet;
+import io.fluxdrm.rset.ResourceSet;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole attach sequence against the fake Flux broker of rpc's test fixtures, with {@code
+ * resource}, {@code job-manager} and {@code kvs} served by another client of the broker:
+ * service.add, resource.acquire, hello with a running job whose R comes from kvs.lookup, ready,
+ * alloc answered only after kvs.commit of its R, free.
+ */
+@Timeout(30)
+class SchedAttachIT {
+  private static final long RUNNING = 22800236544L;
+  private static final long NEW = 25266487296L;
+
+  private static String allocated(FluxHandle flux) {
+    try {
+      Message m = flux.rpc("sched.resource-status", Json.object()).get(5, TimeUnit.SECONDS);
+      return ResourceSet.fromJson(m.json().get("allocated")).summary();
+    } catch (Exception e) {
+      throw new AssertionError("sched.resource-status failed", e);
+    }
+  }
+
+  @Test
+  void attach_wholeSequence_helloFromKvsAndCommitBeforeAnswer(@TempDir Path dir) throws Exception {
+    ResourceSet pool =
+        ResourceSet.of(
+                IdSet.range(0, 1), IdSet.range(0, 3), IdSet.empty(), Hostlist.parse("vm[0-1]"))
+            .withProperty("+batch", IdSet.of(1));
+    ResourceSet runningR = pool.copyRanks(IdSet.of(0)).withNslots(1).withTimes(10, 0);
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    Map<String, String> kvs = new ConcurrentHashMap<>();
+    kvs.put("job.0000.0005.4f00.0000.R", runningR.toString());
+    try (FakeFluxBroker broker = FakeFluxBroker.start(dir, FakeFluxBroker.Options.defaults());
+        Reactor reactor = Reactor.start("attach-it")) {
+      FluxHandle flux = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+      flux.register(
+              Service.builder("resource")
+                  .onStreaming(
+                      "acquire",
+                      req -> {
+                        order.add("resource.acquire");
+                        ObjectNode r = Json.object();
+                        r.set("resources", pool.toJson());
+                        r.put("up", "0-1");
+                        req.respond(r);
+                      })
+                  .build())
+          .get(5, TimeUnit.SECONDS);
+      flux.register(
+              Service.builder("job-manager")
+                  .onStreaming(
+                      "sched-hello",
+                      req -> {
+                        order.add("hello " + req.json());
+                        ObjectNode j = Json.object().put("id", RUNNING).put("priority", 16);
+                        j.put("userid", 0).put("t_submit", 1.5);
+                        req.respond(j);
+                        req.end();
+                      })
+                  .on(
+                      "sched-ready",
+                      req -> {
+                        order.add("ready " + req.json());
+                        req.respond(Json.object().put("count", 0));
+                      })
+                  .build())
+          .get(5, TimeUnit.SECONDS);
+      flux.register(
+              Service.builder("kvs")
+                  .on(
+                      "lookup",
+                      req -> {
+                        String key = req.json().get("key").asText();
+                        order.add("kvs.lookup " + key);
+                        ObjectNode val = Json.object();
+                        val.putObject("val")
+                            .put("ver", 1)
+                            .put("type", "val")
+                            .put(
+                                "data",
+                                Base64.getEncoder()
+                                    .encodeToString(kvs.get(key).getBytes(StandardCharsets.UTF_8)));
+                        req.respond(val);
+                      })
+                  .on(
+                      "commit",
+                      req -> {
+                        ObjectNode op = (ObjectNode) req.json().get("ops").get(0);
+                        String key = op.get("key").asText();
+                        order.add("kvs.commit " + key);
+                        kvs.put(
+                            key,
+                            new String(
+                                Base64.getDecoder().decode(op.get("dirent").get("data").asText()),
+                                StandardCharsets.UTF_8));
+                        req.respond(Json.object().put("rootref", "sha1-0").put("rootseq", 2));
+                      })
+                  .build())
+          .get(5, TimeUnit.SECONDS);
+
+      FluxHandle schedHandle = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+      SchedService svc = SchedService.attached().build();
+      reactor.execute(() -> svc.start(schedHandle));
+      Wait.until(Duration.ofSeconds(10), () -> svc.online().isDone());
+      assertThat(svc.online()).isCompleted();
+      assertThat(broker.hasService("sched")).isTrue();
+      assertThat(broker.hasService("feasibility")).isTrue();
+      assertThat(order)
+          .containsExactly(
+              "resource.acquire",
+              "hello {\"partial-ok\":true}",
+              "kvs.lookup job.0000.0005.4f00.0000.R",
+              "ready {\"mode\":\"limited\",\"limit\":8}");
+      assertThat(allocated(flux)).isEqualTo("rank0/core[0-3]");
+
+      ObjectNode alloc = Json.object().put("id", NEW).put("priority", 16).put("userid", 0);
+      alloc.put("t_submit", 2.0);
+      alloc.set("jobspec", FakeJobManager.nodes(1, 1, 4));
+      Message answer =
+          flux.rpc("sched.alloc", alloc)
+              .whenComplete((m, e) -> order.add("alloc answered"))
+              .get(5, TimeUnit.SECONDS);
+      assertThat(order.subList(4, order.size()))
+          .containsExactly("kvs.commit job.0000.0005.e200.0000.R", "alloc answered");
+      ResourceSet granted = ResourceSet.fromJson(answer.json().get("R"));
+      assertThat(granted.summary()).isEqualTo("rank1/core[0-3]");
+      assertThat(ResourceSet.parse(kvs.get("job.0000.0005.e200.0000.R"))).isEqualTo(granted);
+      assertThat(granted.properties()).as("instance-local + properties stripped").isEmpty();
+
+      ObjectNode free = Json.object().put("id", RUNNING).put("final", true);
+      free.set("R", runningR.toJson());
+      flux.send("sched.free", free);
+      Wait.until(Duration.ofSeconds(10), () -> allocated(flux).equals("rank1/core[0-3]"));
+      CompletableFuture.runAsync(() -> svc.core().pool().checkInvariants(), reactor::execute)
+          .get(5, TimeUnit.SECONDS);
+      schedHandle.close();
+      flux.close();
+    }
+  }
+}
