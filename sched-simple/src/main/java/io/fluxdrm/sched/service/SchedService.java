@@ -374,7 +374,7 @@ public final class SchedService {
     ObjectNode p = req.json();
     JsonNode exp = p.get("expiration");
     if (exp != null && exp.isNumber() && exp.asDouble() < 0) {
-      // a negative expiration is well formed: the core answers it EINVAL, as flux-core does (D72)
+      // a negative expiration is well formed: the core answers it EINVAL, as flux-core does (D83)
       Payloads.check(req.topic(), "sched.expiration-request", p.deepCopy().put("expiration", 0));
     } else {
       Payloads.check(req.topic(), "sched.expiration-request", p);
