@@ -354,7 +354,11 @@ public final class FluxHandle implements AutoCloseable {
     }
   }
 
-  int pendingServiceRequests(String name) {
+  /**
+   * Returns how many requests the service {@code name} registered on this handle holds unanswered
+   * (0 when there is no such service): a diagnostic, to be read on the handle's loop.
+   */
+  public int pendingServiceRequests(String name) {
     ServiceDispatcher d = services.get(name);
     return d == null ? 0 : d.pendingCount();
   }

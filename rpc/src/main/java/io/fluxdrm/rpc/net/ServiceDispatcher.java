@@ -129,16 +129,31 @@ final class ServiceDispatcher {
       return;
     }
     if (fin) {
-      r.markDone();
-      Set<ServiceRequest> set = pending.get(senderOf(r.message()));
-      if (set != null) {
-        set.remove(r);
-        if (set.isEmpty()) {
-          pending.remove(senderOf(r.message()));
-        }
-      }
+      finish(r);
     }
     handle.sendResponse(Message.response(r.message(), errnum, payload));
+  }
+
+  /** Forgets a request without answering it, from any thread. */
+  void drop(ServiceRequest r) {
+    if (!handle.loop().inLoop()) {
+      handle.loop().execute(() -> drop(r));
+      return;
+    }
+    if (!r.isDone()) {
+      finish(r);
+    }
+  }
+
+  private void finish(ServiceRequest r) {
+    r.markDone();
+    Set<ServiceRequest> set = pending.get(senderOf(r.message()));
+    if (set != null) {
+      set.remove(r);
+      if (set.isEmpty()) {
+        pending.remove(senderOf(r.message()));
+      }
+    }
   }
 
   /** Drops everything pending (handle closing). */

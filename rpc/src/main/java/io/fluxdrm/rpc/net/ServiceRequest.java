@@ -100,6 +100,15 @@ public final class ServiceRequest {
     dispatcher.answer(this, Errno.ENODATA, null, true);
   }
 
+  /**
+   * Finishes this request without answering it, for messages a protocol never answers even when the
+   * sender did not set NORESPONSE (RFC 27's {@code sched.free}, {@code sched.cancel}, ...): the
+   * service forgets it, so it is neither kept until the sender disconnects nor answered later.
+   */
+  public void drop() {
+    dispatcher.drop(this);
+  }
+
   /** Returns whether the final answer was sent or the request was dropped. */
   public boolean isDone() {
     return done;

@@ -236,6 +236,21 @@ class RpcInMemoryTest {
   }
 
   @Test
+  void drop_requestExpectingResponse_forgottenAndNeverAnswered() {
+    CompletableFuture<Message> f = client.rpc("demo.hold", Json.object());
+    loop.runPending();
+    assertThat(server.pendingServiceRequests("demo")).isEqualTo(1);
+    held.get(0).drop();
+    loop.runPending();
+    assertThat(server.pendingServiceRequests("demo")).isZero();
+    assertThat(held.get(0).isDone()).isTrue();
+    held.get(0).respond(Json.object());
+    loop.runPending();
+    assertThat(serverOut.stream().filter(m -> m.type() == MessageType.RESPONSE)).isEmpty();
+    assertThat(f).isNotDone();
+  }
+
+  @Test
   void cancel_pendingStream_ecanceledAndRequestDone() {
     RpcStream s = client.stream("demo.watch", Json.object(), m -> {}, null);
     loop.runPending();

@@ -253,7 +253,8 @@ public final class SchedService {
   /**
    * For the messages RFC 27 and RFC 51 never answer ({@code sched.free}, {@code sched.cancel},
    * {@code sched.prioritize}, {@code sched.realloc_cancel}): a bad one is logged, not answered,
-   * even when it was sent without NORESPONSE (flux-core sends {@code sched.free} that way).
+   * even when it was sent without NORESPONSE (flux-core sends {@code sched.free} that way), and the
+   * request is dropped so that the dispatcher does not keep it until its sender disconnects.
    */
   private RequestHandler quiet(RequestHandler h) {
     return req -> {
@@ -261,6 +262,8 @@ public final class SchedService {
         h.handle(req);
       } catch (RpcException e) {
         LOG.warn("{}: {}: {}", req.topic(), Errno.name(e.errnum()), e.getMessage());
+      } finally {
+        req.drop();
       }
     };
   }

@@ -260,6 +260,22 @@ class SchedServiceTest {
   }
 
   @Test
+  void free_sentExpectingAResponseAsFluxCoreDoes_neverAnsweredAndNotKeptPending() {
+    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.slots(1, 1, 0));
+    fx.settle();
+    ObjectNode free = Json.object().put("id", 1).put("final", true);
+    free.set("R", answer(a1).get("R"));
+    CompletableFuture<Message> f = jm.h.rpc("sched.free", free);
+    CompletableFuture<Message> c = jm.h.rpc("sched.cancel", Json.object().put("id", 7));
+    fx.settle();
+    assertThat(f).isNotDone();
+    assertThat(c).isNotDone();
+    assertThat(fx.schedHandle.pendingServiceRequests("sched")).isZero();
+    assertThat(fx.svc.core().isRunning(1)).isFalse();
+  }
+
+  @Test
   void free_partialThenFinal_resourcesComeBackInSteps() {
     FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
     CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.nodes(2, 1, 2));
