@@ -95,6 +95,19 @@ final class RCommand implements Runnable {
       return acc;
     }
 
+    /** The first document combined with each following one, as flux R's diff and intersect. */
+    ResourceSet fold(String op, java.util.function.BinaryOperator<ResourceSet> step) {
+      List<ResourceSet> docs = read();
+      if (docs.size() < 2) {
+        throw new CliError(op + " requires at least 2 resource sets");
+      }
+      ResourceSet acc = docs.get(0);
+      for (ResourceSet r : docs.subList(1, docs.size())) {
+        acc = step.apply(acc, r);
+      }
+      return acc;
+    }
+
     static void refuseEmptyTargets(String op, ResourceSet a, ResourceSet b) {
       if (a.hasEmptyTarget() || b.hasEmptyTarget()) {
         throw new CliError(
@@ -387,18 +400,15 @@ final class RCommand implements Runnable {
   static final class Diff extends Reader implements Callable<Integer> {
     @Override
     public Integer call() {
-      List<ResourceSet> docs = read();
-      if (docs.size() < 2) {
-        throw new CliError("diff requires at least 2 resource sets");
-      }
-      ResourceSet acc = docs.get(0);
-      for (ResourceSet r : docs.subList(1, docs.size())) {
-        if (acc.hasEmptyTarget()) {
-          refuseEmptyTargets("diff", acc, r);
-        }
-        acc = acc.diff(r);
-      }
-      print(acc);
+      print(
+          fold(
+              "diff",
+              (acc, r) -> {
+                if (acc.hasEmptyTarget()) {
+                  refuseEmptyTargets("diff", acc, r);
+                }
+                return acc.diff(r);
+              }));
       return 0;
     }
   }
@@ -410,15 +420,7 @@ final class RCommand implements Runnable {
   static final class Intersect extends Reader implements Callable<Integer> {
     @Override
     public Integer call() {
-      List<ResourceSet> docs = read();
-      if (docs.size() < 2) {
-        throw new CliError("intersect requires at least 2 resource sets");
-      }
-      ResourceSet acc = docs.get(0);
-      for (ResourceSet r : docs.subList(1, docs.size())) {
-        acc = acc.intersect(r);
-      }
-      print(acc);
+      print(fold("intersect", ResourceSet::intersect));
       return 0;
     }
   }
