@@ -20,16 +20,28 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The per-job eventlogs of a state directory: {@code <dir>/<jobid>.eventlog}, JSON lines appended
- * (RFC 18), the job id in unsigned decimal.
+ * (RFC 18), the job id in unsigned decimal; or, for replays, kept in memory only.
  */
 final class Eventlog {
   private static final Logger LOG = LoggerFactory.getLogger(Eventlog.class);
   static final String SUFFIX = ".eventlog";
 
   private final Path dir;
+  private final Map<Long, StringBuilder> memory;
+
+  private Eventlog() {
+    this.dir = null;
+    this.memory = new TreeMap<>(Long::compareUnsigned);
+  }
+
+  /** Eventlogs that live in memory only (nothing to recover from). */
+  static Eventlog inMemory() {
+    return new Eventlog();
+  }
 
   Eventlog(Path dir) {
     this.dir = dir;
+    this.memory = null;
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
@@ -57,6 +69,10 @@ final class Eventlog {
     } catch (JsonProcessingException ex) {
       throw new IllegalStateException("cannot encode an event", ex);
     }
+    if (memory != null) {
+      memory.computeIfAbsent(jobId, k -> new StringBuilder()).append(line);
+      return;
+    }
     try {
       Files.writeString(
           file(jobId),
@@ -73,6 +89,9 @@ final class Eventlog {
   /** Every job's events, by job id (unsigned order); a torn last line is skipped with a warning. */
   Map<Long, List<JobEvent>> readAll() {
     Map<Long, List<JobEvent>> out = new TreeMap<>(Long::compareUnsigned);
+    if (memory != null) {
+      return out;
+    }
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
       for (Path p : ds) {
         String name = p.getFileName().toString();

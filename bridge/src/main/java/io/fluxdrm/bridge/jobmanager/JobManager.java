@@ -88,8 +88,9 @@ public final class JobManager {
     }
   }
 
-  private JobManager(Path dir, DoubleSupplier clock, long firstId) {
-    this.eventlog = new Eventlog(dir);
+  private JobManager(Eventlog eventlog, DoubleSupplier clock, long firstId) {
+    this.eventlog = eventlog;
+    Path dir = eventlog.dir();
     this.clock = clock;
     Map<Long, List<JobEvent>> logs = eventlog.readAll();
     long max = firstId - 1;
@@ -120,7 +121,13 @@ public final class JobManager {
    * @throws JobManagerException when the directory or an eventlog cannot be read
    */
   public static JobManager create(Path dir, DoubleSupplier clock) {
-    return new JobManager(Objects.requireNonNull(dir, "dir"), Objects.requireNonNull(clock), 1);
+    return new JobManager(
+        new Eventlog(Objects.requireNonNull(dir, "dir")), Objects.requireNonNull(clock), 1);
+  }
+
+  /** A job manager whose eventlogs live in memory only (replays). */
+  static JobManager inMemory(DoubleSupplier clock) {
+    return new JobManager(Eventlog.inMemory(), clock, 1);
   }
 
   /**
@@ -143,10 +150,18 @@ public final class JobManager {
    * job holding resources) and ready.
    */
   public CompletableFuture<Void> start(FluxHandle h) {
+    attach(h);
+    return h.register(service());
+  }
+
+  /**
+   * Uses {@code h} for the requests the job manager sends ({@code sched.*}); the service of {@link
+   * #service()} may then be registered on {@code h} and on other handles too (a replay's hub).
+   */
+  void attach(FluxHandle h) {
     this.handle = h;
     this.loop = h.loop();
     h.tap(this::tapped);
-    return h.register(service());
   }
 
   /** Also shows every message of the handle to {@code t} (a transcript recorder); null removes. */
@@ -171,7 +186,8 @@ public final class JobManager {
     return online;
   }
 
-  private Service service() {
+  /** A {@code job-manager} service bound to this job manager (see {@link #attach}). */
+  Service service() {
     return Service.builder(SERVICE)
         .onStreaming("sched-hello", this::hello)
         .on("sched-ready", this::ready)
