@@ -10,17 +10,17 @@ import java.util.Objects;
  * @param name the RFC 21 event name
  * @param context the context object (never null; may be empty)
  */
-public record JobEvent(double timestamp, String name, ObjectNode context) {
+record JobEvent(double timestamp, String name, ObjectNode context) {
   /** The events of decision D8, and the others the job manager writes. */
-  public static final String SUBMIT = "submit";
+  static final String SUBMIT = "submit";
 
-  public static final String ALLOC = "alloc";
-  public static final String RESOURCE_UPDATE = "resource-update";
-  public static final String RELEASE = "release";
-  public static final String FREE = "free";
-  public static final String EXCEPTION = "exception";
+  static final String ALLOC = "alloc";
+  static final String RESOURCE_UPDATE = "resource-update";
+  static final String RELEASE = "release";
+  static final String FREE = "free";
+  static final String EXCEPTION = "exception";
 
-  public JobEvent {
+  JobEvent {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(context, "context");
   }

@@ -46,7 +46,10 @@ import org.slf4j.LoggerFactory;
  * before anyone is told about it; a job manager built on a directory with eventlogs starts from
  * them (crash recovery) and the scheduler re-synchronises through its next hello.
  *
- * <p>All state lives on the handle's loop; public methods may be called from any thread.
+ * <p>All state lives on the handle's loop: {@link #submit}, {@link #register} and {@link #finish}
+ * may be called from any thread (the work runs on the loop); the accessors ({@link #jobR}, {@link
+ * #releasing}, {@link #pendingReallocs}, {@link #schedulerOnline}) read that state and belong on
+ * the loop's thread, or to tests driving a manual loop.
  */
 public final class JobManager {
   private static final Logger LOG = LoggerFactory.getLogger(JobManager.class);

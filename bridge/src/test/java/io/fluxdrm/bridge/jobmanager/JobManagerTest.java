@@ -274,6 +274,26 @@ class JobManagerTest {
     assertThat(c).isGreaterThan(b);
   }
 
+  @Test
+  void hello_jobRNotInPool_schedulerRaisesExceptionRecorded() {
+    JmFixture f = new JmFixture(dir).startJobManager();
+    f.jm.register(
+        3,
+        ALICE,
+        ResourceSet.of(
+            IdSet.of(9),
+            IdSet.range(0, 3),
+            IdSet.empty(),
+            io.fluxdrm.rset.Hostlist.parse("node9")));
+    f.settle();
+    f.startScheduler(JmFixture.pool(4, 4), SchedulerOptions.defaults());
+    assertThat(f.eventNames(3)).containsExactly("submit", "alloc", "exception");
+    JobEvent e = f.events(3).get(2);
+    assertThat(e.context().get("type").asText()).isEqualTo("scheduler-restart");
+    assertThat(e.context().get("note").asText())
+        .isEqualTo("failed to reallocate R for running job");
+  }
+
   private static <T> CompletableFuture<T> settled(JmFixture f, CompletableFuture<T> x) {
     f.settle();
     return x;
