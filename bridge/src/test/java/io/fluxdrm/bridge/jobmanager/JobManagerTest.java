@@ -250,6 +250,11 @@ class JobManagerTest {
     ResourceSet releasingBefore = f.jm.releasing(a).orElseThrow();
     assertThat(rBefore.nnodes()).isEqualTo(3);
     assertThat(releasingBefore.nnodes()).isEqualTo(1);
+    // a job waiting for its alloc when the job manager dies
+    CompletableFuture<Long> waiting = f.jm.submit(nodes(1), BOB);
+    f.settle();
+    assertThat(waiting).isNotDone();
+    long c = b + 1;
     // crash: the handle goes away, the scheduler notices and says hello again to whoever comes
     f.jmHandle.close();
     f.settle();
@@ -264,14 +269,17 @@ class JobManagerTest {
     FluxHandle shell2 = f.shell(ALICE);
     ObjectNode rel = answer(settled(f, release(shell2, a, releasingBefore.ranks())));
     assertThat(r(rel, "R").nnodes()).isEqualTo(2);
-    long c = f.submitNodes(1, BOB);
+    // the recovered job manager sent the waiting job's alloc again after sched-ready
     assertThat(f.jm.jobR(c).orElseThrow().ranks()).isEqualTo(releasingBefore.ranks());
+    assertThat(f.eventNames(c)).containsExactly("submit", "alloc");
     assertThat(f.eventNames(a))
         .containsExactly("submit", "alloc", "resource-update", "resource-update", "release");
     f.checkAgree(a);
     f.checkAgree(c);
     // new job ids continue after the recovered ones
-    assertThat(c).isGreaterThan(b);
+    f.jm.finish(b);
+    f.settle();
+    assertThat(f.submitNodes(1, ALICE)).isGreaterThan(c);
   }
 
   @Test
