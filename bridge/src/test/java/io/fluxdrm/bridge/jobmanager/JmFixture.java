@@ -1,0 +1,217 @@
+package io.fluxdrm.bridge.jobmanager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.net.Credentials;
+import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.net.Hub;
+import io.fluxdrm.rpc.net.ManualEventLoop;
+import io.fluxdrm.rset.Hostlist;
+import io.fluxdrm.rset.IdSet;
+import io.fluxdrm.rset.ResourceSet;
+import io.fluxdrm.sched.SchedulerOptions;
+import io.fluxdrm.sched.service.SchedService;
+import io.fluxdrm.sched.service.StateStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The real standalone sched-simple scheduler and a job manager on one in-memory hub driven by a
+ * {@link ManualEventLoop}: deterministic peers, time that moves only when a test says so.
+ */
+final class JmFixture {
+  static final int OWNER = 100;
+  static final int ALICE = 1000;
+  static final int BOB = 1001;
+
+  final ManualEventLoop loop = new ManualEventLoop();
+  private int nextPeer = 1;
+  final Hub hub = new Hub(loop, () -> "peer-" + nextPeer++);
+  final Path dir;
+  FluxHandle jmHandle;
+  JobManager jm;
+  SchedService sched;
+  final StateStore store = StateStore.inMemory();
+
+  JmFixture(Path dir) {
+    this.dir = dir;
+  }
+
+  /** {@code n} nodes {@code node[0-(n-1)]} of {@code cores} cores. */
+  static ResourceSet pool(int n, int cores) {
+    return ResourceSet.of(
+        IdSet.range(0, n - 1),
+        IdSet.range(0, cores - 1),
+        IdSet.empty(),
+        Hostlist.parse(n == 1 ? "node0" : "node[0-" + (n - 1) + "]"));
+  }
+
+  double now() {
+    return 1000 + loop.nanoTime() / 1e9;
+  }
+
+  /** Starts the job manager (recovering from the directory), then nothing else. */
+  JmFixture startJobManager() {
+    jmHandle = hub.attach(Credentials.owner(OWNER));
+    jm = JobManager.recover(dir, this::now);
+    CompletableFuture<Void> f = jm.start(jmHandle);
+    settle();
+    assertThat(f).isCompleted();
+    return this;
+  }
+
+  /** Starts the real scheduler over {@code pool}; it says hello and ready to the job manager. */
+  JmFixture startScheduler(ResourceSet pool, SchedulerOptions options) {
+    sched =
+        SchedService.standalone(pool)
+            .options(options)
+            .clock(this::now)
+            .store(store)
+            .retry(Duration.ofMillis(100), Duration.ofSeconds(1))
+            .build();
+    CompletableFuture<Void> f = sched.start(hub.attach(Credentials.owner(OWNER)));
+    settle();
+    assertThat(f).isCompleted();
+    assertThat(jm.schedulerOnline()).isTrue();
+    return this;
+  }
+
+  static JmFixture started(Path dir, int nodes, int cores) {
+    return new JmFixture(dir)
+        .startJobManager()
+        .startScheduler(pool(nodes, cores), SchedulerOptions.defaults());
+  }
+
+  void settle() {
+    loop.runPending();
+  }
+
+  void advance(Duration d) {
+    loop.advance(d);
+    loop.runPending();
+  }
+
+  /** Submits a job of {@code n} whole nodes for {@code uid} and returns its id once allocated. */
+  long submitNodes(int n, int uid) {
+    CompletableFuture<Long> f = jm.submit(nodes(n), uid);
+    settle();
+    assertThat(f).as("allocated").isCompleted();
+    return f.join();
+  }
+
+  /** A V1 jobspec of {@code n} exclusive nodes. */
+  static ObjectNode nodes(int n) {
+    ObjectNode slot = Json.object().put("type", "slot").put("count", 1).put("label", "task");
+    slot.putArray("with").addObject().put("type", "core").put("count", 1);
+    ObjectNode node = Json.object().put("type", "node").put("count", n).put("exclusive", true);
+    node.putArray("with").add(slot);
+    return jobspec(node);
+  }
+
+  /** A V1 jobspec of {@code n} slots of one core each. */
+  static ObjectNode cores(int n) {
+    ObjectNode slot = Json.object().put("type", "slot").put("count", n).put("label", "task");
+    slot.putArray("with").addObject().put("type", "core").put("count", 1);
+    return jobspec(slot);
+  }
+
+  private static ObjectNode jobspec(ObjectNode top) {
+    ObjectNode js = Json.object().put("version", 1);
+    js.putArray("resources").add(top);
+    ObjectNode task = js.putArray("tasks").addObject();
+    task.putArray("command").add("true");
+    task.put("slot", "task");
+    task.putObject("count").put("per_slot", 1);
+    js.putObject("attributes").putObject("system").put("duration", 0);
+    return js;
+  }
+
+  /** A shell-like client of user {@code uid}. */
+  FluxHandle shell(int uid) {
+    return hub.attach(Credentials.user(uid));
+  }
+
+  static CompletableFuture<Message> realloc(
+      FluxHandle shell, long id, JsonNode add, JsonNode sub, ResourceSet r) {
+    ObjectNode p = Json.object().put("id", id);
+    if (add != null) {
+      p.set("spec_add", add);
+    }
+    if (sub != null) {
+      p.set("spec_sub", sub);
+    }
+    if (r != null) {
+      p.set("R", r.toJson());
+    }
+    return shell.rpc("job-manager.realloc", p);
+  }
+
+  static CompletableFuture<Message> release(FluxHandle shell, long id, IdSet ranks) {
+    ObjectNode p = Json.object().put("id", id).put("ranks", ranks.toString()).put("final", false);
+    return shell.rpc("job-manager.release", p);
+  }
+
+  static ObjectNode answer(CompletableFuture<Message> f) {
+    assertThat(f).as("answered").isCompleted();
+    return f.join().json();
+  }
+
+  static RpcException error(CompletableFuture<?> f) {
+    assertThat(f).as("answered").isCompletedExceptionally();
+    try {
+      f.join();
+    } catch (CompletionException e) {
+      return (RpcException) e.getCause();
+    }
+    throw new AssertionError("not failed");
+  }
+
+  /** The names of the job's eventlog entries, read from disk. */
+  List<String> eventNames(long id) {
+    return events(id).stream().map(JobEvent::name).toList();
+  }
+
+  List<JobEvent> events(long id) {
+    try {
+      return Eventlog.read(dir.resolve(Long.toUnsignedString(id) + Eventlog.SUFFIX));
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  String eventlogText(long id) {
+    try {
+      return Files.readString(dir.resolve(Long.toUnsignedString(id) + Eventlog.SUFFIX));
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** What the scheduler thinks the job holds. */
+  ResourceSet schedView(long id) {
+    return sched.core().pool().allocation(id).orElse(ResourceSet.empty());
+  }
+
+  static boolean sameResources(ResourceSet a, ResourceSet b) {
+    return a.diff(b).isEmpty() && b.diff(a).isEmpty();
+  }
+
+  /** Job manager and scheduler agree on the job's R; the pool's conservation holds. */
+  void checkAgree(long id) {
+    sched.core().pool().checkInvariants();
+    ResourceSet mine = jm.jobR(id).orElse(ResourceSet.empty());
+    assertThat(sameResources(mine, schedView(id)))
+        .as("job %d: job manager %s, scheduler %s", id, mine.summary(), schedView(id).summary())
+        .isTrue();
+  }
+}
