@@ -42,7 +42,11 @@ class TranslationPropertyTest {
     System.out.println("TranslationPropertyTest seed " + seed);
     SplittableRandom rng = new SplittableRandom(seed);
     int nodes = 2 + rng.nextInt(30);
-    ResourceSet jobR = r("0-" + (nodes - 1), "0-" + rng.nextInt(64), "h[0-" + (nodes - 1) + "]");
+    ResourceSet jobR =
+        r(
+            "0-" + (nodes - 1),
+            IdSet.range(0, rng.nextInt(64)).toString(),
+            "h[0-" + (nodes - 1) + "]");
     JobView view =
         new JobView(
             rng.nextLong(),
