@@ -741,31 +741,47 @@ public final class SchedService {
   }
 
   private void acquired(ObjectNode p, boolean first) {
+    String t = "resource.acquire";
+    IdSet up = p.has("up") ? Payloads.idset(t, "up", p.get("up")) : IdSet.empty();
+    IdSet down = p.has("down") ? Payloads.idset(t, "down", p.get("down")) : IdSet.empty();
+    IdSet shrink = p.has("shrink") ? Payloads.idset(t, "shrink", p.get("shrink")) : IdSet.empty();
+    Map<String, IdSet> add = Payloads.properties(t, "property-add", p.get("property-add"));
+    Map<String, IdSet> remove = Payloads.properties(t, "property-remove", p.get("property-remove"));
+    double expiration = Double.NaN;
+    if (p.has("expiration")) {
+      JsonNode e = p.get("expiration");
+      if (!e.isNumber()) {
+        throw new RpcException(
+            Errno.EPROTO, t + ": /expiration: " + kind(e) + " (expected: a number)");
+      }
+      expiration = e.asDouble();
+    }
     if (first) {
       JsonNode resources = p.get("resources");
       if (resources == null) {
-        throw new RpcException(Errno.EPROTO, "resource.acquire: /resources: missing (expected: R)");
+        throw new RpcException(Errno.EPROTO, t + ": /resources: missing (expected: R)");
       }
-      ResourceSet all = Payloads.r("resource.acquire", "resources", resources);
+      ResourceSet all = Payloads.r(t, "resources", resources);
       core = SchedulerCore.of(all, options);
-      IdSet up =
-          p.has("up") ? Payloads.idset("resource.acquire", "up", p.get("up")) : IdSet.empty();
-      execute(
-          core.handle(
-              new SchedEvent.ResourceUpdate(up, all.ranks().difference(up)), clock.getAsDouble()),
-          null,
-          null);
+      // everything down first, then up (RFC 28 as flux-core's schedulers read it)
+      down = all.ranks().difference(up);
       LOG.info("resource.acquire: pool {} up {}", all.summary(), up);
-      return;
+    } else {
+      LOG.info(
+          "resource.acquire: up {} down {} shrink {} property-add {} property-remove {}{}",
+          up,
+          down,
+          shrink,
+          add.keySet(),
+          remove.keySet(),
+          Double.isNaN(expiration) ? "" : " expiration " + expiration);
     }
-    IdSet up = p.has("up") ? Payloads.idset("resource.acquire", "up", p.get("up")) : IdSet.empty();
-    IdSet down =
-        p.has("down") ? Payloads.idset("resource.acquire", "down", p.get("down")) : IdSet.empty();
-    if (!up.isEmpty() || !down.isEmpty()) {
-      LOG.info("resource.acquire: up {} down {}", up, down);
-      execute(
-          core.handle(new SchedEvent.ResourceUpdate(up, down), clock.getAsDouble()), null, null);
-    }
+    execute(
+        core.handle(
+            new SchedEvent.ResourceUpdate(up, down, shrink, add, remove, expiration),
+            clock.getAsDouble()),
+        null,
+        null);
   }
 
   private void retryLater() {
