@@ -57,6 +57,9 @@ public final class SchedulerCore {
     final ResourceRequest request;
     boolean feasibilityKnown;
 
+    /** The {@code jobs_ahead} last annotated, or -1 when never annotated. */
+    long annotated = -1;
+
     PendingAlloc(long id, long priority, long userid, ResourceRequest request) {
       this.id = id;
       this.priority = priority;
@@ -167,6 +170,9 @@ public final class SchedulerCore {
     }
     if (changed) {
       schedule(now, out);
+      if (options.annotatePending()) {
+        annotate(out);
+      }
     }
     return out;
   }
@@ -608,7 +614,23 @@ public final class SchedulerCore {
       double expiration = duration > 0 ? now + duration : pool.expiration();
       running.put(p.id, new Running(p.userid, expiration));
       out.add(
-          new Decision.AllocSuccess(p.id, a.r().withNslots(a.nslots()).withTimes(now, expiration)));
+          new Decision.AllocSuccess(
+              p.id, a.r().withNslots(a.nslots()).withTimes(now, expiration), p.annotated >= 0));
+    }
+  }
+
+  /** The reason a pending alloc gives in its annotation, in flux-core's words. */
+  public static final String REASON_PENDING = "insufficient resources";
+
+  /** Annotates each alloc left pending whose place in the queue changed since it was last sent. */
+  private void annotate(List<Decision> out) {
+    long ahead = 0;
+    for (PendingAlloc p : queue) {
+      if (p.annotated != ahead) {
+        p.annotated = ahead;
+        out.add(new Decision.AllocAnnotate(p.id, REASON_PENDING, ahead));
+      }
+      ahead++;
     }
   }
 

@@ -89,6 +89,21 @@ final class Payloads {
     o.set("R", d.r().toJson());
     ObjectNode sched = o.putObject("annotations").putObject("sched");
     sched.put("resource_summary", d.resourceSummary());
+    if (d.clearsPending()) {
+      sched.putNull("reason_pending");
+      sched.putNull("jobs_ahead");
+    }
+    return o;
+  }
+
+  /** The {@code sched.alloc} ANNOTATE response of a job left pending. */
+  static ObjectNode allocAnnotate(Decision.AllocAnnotate d) {
+    ObjectNode o = Json.object();
+    putU64(o, "id", d.jobId());
+    o.put("type", d.type().code());
+    ObjectNode sched = o.putObject("annotations").putObject("sched");
+    sched.put("reason_pending", d.reasonPending());
+    sched.put("jobs_ahead", d.jobsAhead());
     return o;
   }
 

@@ -506,6 +506,8 @@ public final class SchedService {
     for (Decision d : out) {
       if (d instanceof Decision.AllocSuccess s) {
         granted(s);
+      } else if (d instanceof Decision.AllocAnnotate x) {
+        annotateAlloc(x);
       } else if (d instanceof Decision.AllocDeny x) {
         LOG.info("alloc {}: denied: {}", Ids.f58(x.jobId()), x.note());
         answerAlloc(x.jobId(), Payloads.allocDeny(x));
@@ -587,6 +589,18 @@ public final class SchedService {
               });
     } else {
       answerAlloc(id, answer);
+    }
+  }
+
+  /**
+   * Sends an ANNOTATE on a pending alloc: a response that does not finish the request (RFC 27
+   * §4.1), sent as a raw response since {@code sched.alloc} is not a streaming method.
+   */
+  private void annotateAlloc(Decision.AllocAnnotate x) {
+    ServiceRequest req = allocs.get(x.jobId());
+    LOG.debug("alloc {}: pending, jobs_ahead={}", Ids.f58(x.jobId()), x.jobsAhead());
+    if (req != null && req.expectsResponse() && handle != null) {
+      handle.sendRaw(Message.response(req.message(), 0, Json.encode(Payloads.allocAnnotate(x))));
     }
   }
 
