@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * with {@code partial-ok} (each job's R from {@code kvs.lookup} when attached, from the {@link
  * StateStore} when standalone), then {@code job-manager.sched-ready}. Standalone, the job manager
  * is whichever client registers {@code job-manager}: the hello is retried until it is there, and
- * sent again after it disconnects.
+ * sent again after it disconnects (reported by the hub once it sent a {@code sched.*} request;
+ * found by a {@code job-manager.ping} probe before that).
  *
  * <p>{@link #start} may be called from any thread; everything else runs on the handle's loop (the
  * handlers, the futures' continuations) and is not thread-safe otherwise.
@@ -92,6 +93,10 @@ public final class SchedService {
   private final Map<ReallocKey, ServiceRequest> reallocs = new HashMap<>();
   private final Set<String> jobManagers = new HashSet<>();
   private final CompletableFuture<Void> online = new CompletableFuture<>();
+  private boolean watching;
+
+  /** The hub's answer to a request for a service nobody registered. */
+  private static final String NO_JOB_MANAGER = "unknown service 'job-manager'";
 
   private record ReallocKey(String sender, long matchtag) {}
 
@@ -843,6 +848,45 @@ public final class SchedService {
     retryLater();
   }
 
+  /**
+   * Standalone: while the job manager has sent no {@code sched.*} request (so the hub will not
+   * report its disconnect to us), probes it every {@code retryMax} with {@code job-manager.ping};
+   * the hub's "unknown service" answer means it left, and the hello starts again (D103).
+   */
+  private void watch() {
+    if (watching) {
+      return;
+    }
+    watching = true;
+    loop.schedule(retryMax, this::probe);
+  }
+
+  private void probe() {
+    watching = false;
+    if (link != LinkState.ONLINE || !jobManagers.isEmpty() || handle == null || handle.isClosed()) {
+      return;
+    }
+    handle
+        .rpc("job-manager.ping", Json.object())
+        .whenComplete(
+            (m, err) -> {
+              RpcException e = err == null ? null : asRpc(cause(err));
+              boolean gone =
+                  e != null
+                      && e.errnum() == Errno.ENOSYS
+                      && e.getMessage() != null
+                      && e.getMessage().startsWith(NO_JOB_MANAGER);
+              if (!gone) {
+                watch();
+              } else if (link == LinkState.ONLINE && jobManagers.isEmpty()) {
+                LOG.warn("job manager left before sending any request; hello again");
+                link = LinkState.OFFLINE;
+                retry = retryMin;
+                hello(false);
+              }
+            });
+  }
+
   private void rebuild(List<ObjectNode> jobs, boolean fatal) {
     List<CompletableFuture<SchedEvent.RunningJob>> found = new ArrayList<>();
     List<Decision> failed = new ArrayList<>();
@@ -939,6 +983,9 @@ public final class SchedService {
               }
               link = LinkState.ONLINE;
               retry = retryMin;
+              if (mode == Mode.STANDALONE) {
+                watch();
+              }
               LOG.info(
                   "ready: {} queue-depth={} count={}",
                   mode == Mode.ATTACHED ? "attached" : "standalone",
