@@ -148,7 +148,7 @@ final class Allocator {
           + ", only "
           + found
           + " such node(s) available (total nodes: "
-          + pool.size()
+          + pool.liveSize()
           + ")";
     }
     long found = 0;
@@ -273,7 +273,7 @@ final class Allocator {
 
   private static boolean eligible(ResourcePool pool, ResourceRequest req, Scope scope, int pos) {
     int rank = pool.rank(pos);
-    if (scope.excluded().contains(rank)) {
+    if (pool.isRemoved(pos) || scope.excluded().contains(rank)) {
       return false;
     }
     return req.matches(rank, pool.host(pos), pool::hasProperty);

@@ -13,10 +13,18 @@ public sealed interface Decision {
   /** The job a decision is about; 0 for a refused request that names no job. */
   long jobId();
 
-  /** {@code sched.alloc} response SUCCESS: R (with nslots, starttime, expiration). */
-  record AllocSuccess(long jobId, ResourceSet r) implements Decision {
+  /**
+   * {@code sched.alloc} response SUCCESS: R (with nslots, starttime, expiration); {@code
+   * clearsPending} when the job was annotated pending, whose annotations the SUCCESS sets to null.
+   */
+  record AllocSuccess(long jobId, ResourceSet r, boolean clearsPending) implements Decision {
     public AllocSuccess {
       Objects.requireNonNull(r, "r");
+    }
+
+    /** A SUCCESS of a job never annotated pending. */
+    public AllocSuccess(long jobId, ResourceSet r) {
+      this(jobId, r, false);
     }
 
     public AllocResponseType type() {
@@ -26,6 +34,20 @@ public sealed interface Decision {
     /** The {@code sched.resource_summary} annotation, e.g. {@code rank0/core[0-1]}. */
     public String resourceSummary() {
       return r.summary();
+    }
+  }
+
+  /**
+   * {@code sched.alloc} response ANNOTATE of a job left pending: {@code {"sched":{"reason_pending":
+   * reason,"jobs_ahead": jobsAhead}}}; the request stays open.
+   */
+  record AllocAnnotate(long jobId, String reasonPending, long jobsAhead) implements Decision {
+    public AllocAnnotate {
+      Objects.requireNonNull(reasonPending, "reasonPending");
+    }
+
+    public AllocResponseType type() {
+      return AllocResponseType.ANNOTATE;
     }
   }
 

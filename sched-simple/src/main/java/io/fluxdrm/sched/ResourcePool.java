@@ -41,18 +41,28 @@ public final class ResourcePool {
 
   private static final long FIELD = MAX_PER_RANK;
 
-  private final ResourceSet all;
+  /**
+   * The R acquired, as given; {@link #all} is derived from it after a shrink or property update.
+   */
+  private final ResourceSet acquired;
+
+  private ResourceSet all;
   private final int[] ranks;
   private final String[] hosts;
   private final boolean hasNodelist;
   private final List<Set<String>> properties;
+
+  /** Ranks removed from the instance (RFC 28 {@code shrink}): never up, never free again. */
+  private final boolean[] removed;
+
+  private double expiration;
   private final IdSet[] totalCores;
   private final IdSet[] totalGpus;
   private final IdSet[] freeCores;
   private final IdSet[] freeGpus;
   private final boolean[] up;
-  private final long coreCount;
-  private final long gpuCount;
+  private long coreCount;
+  private long gpuCount;
 
   /** Up ranks by worst-fit key; see {@link #key(int)}. */
   private final TreeSet<Long> order = new TreeSet<>();
@@ -69,7 +79,9 @@ public final class ResourcePool {
   record Pick(int pos, IdSet cores, IdSet gpus) {}
 
   private ResourcePool(ResourceSet all) {
+    this.acquired = all;
     this.all = all;
+    this.expiration = all.expiration();
     IdSet rs = all.ranks();
     int n = (int) rs.count();
     if (n > MAX_PER_RANK) {
@@ -82,6 +94,7 @@ public final class ResourcePool {
     freeCores = new IdSet[n];
     freeGpus = new IdSet[n];
     up = new boolean[n];
+    removed = new boolean[n];
     List<Set<String>> props = new ArrayList<>(n);
     long cores = 0;
     long gpus = 0;
@@ -120,7 +133,7 @@ public final class ResourcePool {
     for (Set<String> p : props) {
       frozen.add(p.isEmpty() ? Set.of() : Collections.unmodifiableSet(p));
     }
-    properties = frozen;
+    properties = new ArrayList<>(frozen);
     coreCount = cores;
     gpuCount = gpus;
     boolean named = n > 0;
@@ -146,9 +159,28 @@ public final class ResourcePool {
 
   // ---- queries ------------------------------------------------------------------------------
 
-  /** The pool R, as given. */
+  /**
+   * The pool R: the R acquired, minus the ranks removed by a shrink except what jobs still hold of
+   * them, with the current properties and expiration.
+   */
   public ResourceSet all() {
     return all;
+  }
+
+  /** The instance expiration (seconds since the epoch, 0 for none). */
+  public double expiration() {
+    return expiration;
+  }
+
+  /** The ranks removed from the instance by a shrink. */
+  public IdSet removedRanks() {
+    IdSet.Builder b = IdSet.builder();
+    for (int i = 0; i < ranks.length; i++) {
+      if (removed[i]) {
+        b.add(ranks[i]);
+      }
+    }
+    return b.build();
   }
 
   /** The free cores and GPUs, on up and down ranks alike. */
@@ -190,7 +222,7 @@ public final class ResourcePool {
   public ResourceSet down() {
     List<Pick> picks = new ArrayList<>();
     for (int i = 0; i < ranks.length; i++) {
-      if (!up[i]) {
+      if (!up[i] && !removed[i]) {
         picks.add(new Pick(i, totalCores[i], totalGpus[i]));
       }
     }
@@ -242,6 +274,19 @@ public final class ResourcePool {
 
   boolean isUp(int pos) {
     return up[pos];
+  }
+
+  boolean isRemoved(int pos) {
+    return removed[pos];
+  }
+
+  /** Ranks of the pool that were not removed. */
+  int liveSize() {
+    int n = 0;
+    for (boolean r : removed) {
+      n += r ? 0 : 1;
+    }
+    return n;
   }
 
   IdSet totalCores(int pos) {
@@ -477,14 +522,25 @@ public final class ResourcePool {
     if (picks == null) {
       throw new IllegalStateException("release: " + why[0]);
     }
-    for (Pick p : picks) {
-      setFree(p.pos(), freeCores[p.pos()].union(p.cores()), freeGpus[p.pos()].union(p.gpus()));
-    }
     ResourceSet freed = build(picks);
+    boolean shrunk = false;
+    for (Pick p : picks) {
+      if (removed[p.pos()]) {
+        // a removed rank: what the job gives back leaves the pool instead of becoming free
+        totalCores[p.pos()] = totalCores[p.pos()].difference(p.cores());
+        totalGpus[p.pos()] = totalGpus[p.pos()].difference(p.gpus());
+        shrunk = true;
+      } else {
+        setFree(p.pos(), freeCores[p.pos()].union(p.cores()), freeGpus[p.pos()].union(p.gpus()));
+      }
+    }
     if (all) {
       jobs.remove(job);
     } else {
       jobs.put(job, new Holding(h.held.diff(freed), h.releasing.diff(freed)));
+    }
+    if (shrunk) {
+      derive();
     }
     return freed;
   }
@@ -492,9 +548,138 @@ public final class ResourcePool {
   /** Forgets every allocation (hello rebuilds them). */
   void reset() {
     jobs.clear();
+    boolean shrunk = false;
     for (int i = 0; i < ranks.length; i++) {
-      setFree(i, totalCores[i], totalGpus[i]);
+      if (removed[i]) {
+        shrunk |= !totalCores[i].isEmpty() || !totalGpus[i].isEmpty();
+        totalCores[i] = IdSet.empty();
+        totalGpus[i] = IdSet.empty();
+      } else {
+        setFree(i, totalCores[i], totalGpus[i]);
+      }
     }
+    if (shrunk) {
+      derive();
+    }
+  }
+
+  /**
+   * Removes {@code rs} (all in the pool) from the instance: they go down for good, their free cores
+   * and GPUs leave the pool, and what jobs hold of them stays theirs until {@code sched.free} names
+   * it, then leaves the pool too.
+   */
+  void shrink(IdSet rs) {
+    boolean changed = false;
+    for (PrimitiveIterator.OfInt it = rs.iterator(); it.hasNext(); ) {
+      int pos = position(it.nextInt());
+      if (removed[pos]) {
+        continue;
+      }
+      if (up[pos]) {
+        order.remove(key(pos));
+        up[pos] = false;
+      }
+      removed[pos] = true;
+      totalCores[pos] = totalCores[pos].difference(freeCores[pos]);
+      totalGpus[pos] = totalGpus[pos].difference(freeGpus[pos]);
+      freeCores[pos] = IdSet.empty();
+      freeGpus[pos] = IdSet.empty();
+      changed = true;
+    }
+    if (changed) {
+      derive();
+    }
+  }
+
+  /** Sets the instance expiration ({@code resource.acquire} {@code expiration}). */
+  void expiration(double e) {
+    expiration = e;
+    all = all.withTimes(all.starttime(), e);
+  }
+
+  /** A checked property update: {@link #error} is null when {@link #apply} may run. */
+  record PropertyUpdate(String error, Runnable change) {
+    void apply() {
+      change.run();
+    }
+  }
+
+  /**
+   * Checks a {@code property-remove} and a {@code property-add} (names as RFC 20 allows them, ranks
+   * of the pool); the update removes, then adds.
+   */
+  PropertyUpdate checkProperties(Map<String, IdSet> remove, Map<String, IdSet> add) {
+    for (Map<String, IdSet> props : List.of(remove, add)) {
+      try {
+        acquired.withProperties(props);
+      } catch (io.fluxdrm.rset.RsetException e) {
+        return new PropertyUpdate(e.getMessage(), () -> {});
+      }
+    }
+    return new PropertyUpdate(
+        null,
+        () -> {
+          if (!remove.isEmpty() || !add.isEmpty()) {
+            change(remove, false);
+            change(add, true);
+            derive();
+          }
+        });
+  }
+
+  private void change(Map<String, IdSet> props, boolean add) {
+    for (Map.Entry<String, IdSet> e : props.entrySet()) {
+      for (PrimitiveIterator.OfInt it = e.getValue().iterator(); it.hasNext(); ) {
+        int pos = position(it.nextInt());
+        Set<String> next = new HashSet<>(properties.get(pos));
+        if (add) {
+          next.add(e.getKey());
+        } else {
+          next.remove(e.getKey());
+        }
+        properties.set(pos, next.isEmpty() ? Set.of() : Collections.unmodifiableSet(next));
+      }
+    }
+  }
+
+  /** Recomputes {@link #all}, the counts, from the acquired R, removals and properties. */
+  private void derive() {
+    IdSet.Builder gone = IdSet.builder();
+    List<Pick> remnant = new ArrayList<>();
+    long cores = 0;
+    long gpus = 0;
+    for (int i = 0; i < ranks.length; i++) {
+      if (removed[i]) {
+        gone.add(ranks[i]);
+        if (!totalCores[i].isEmpty() || !totalGpus[i].isEmpty()) {
+          remnant.add(new Pick(i, totalCores[i], totalGpus[i]));
+        }
+      }
+      cores += totalCores[i].count();
+      gpus += totalGpus[i].count();
+    }
+    coreCount = cores;
+    gpuCount = gpus;
+    ResourceSet r = acquired.removeRanks(gone.build());
+    if (!remnant.isEmpty()) {
+      r = r.union(build(remnant));
+    }
+    com.fasterxml.jackson.databind.JsonNode json = r.toJson().deepCopy();
+    com.fasterxml.jackson.databind.node.ObjectNode exec =
+        (com.fasterxml.jackson.databind.node.ObjectNode) json.get("execution");
+    exec.remove("properties");
+    Map<String, IdSet.Builder> props = new TreeMap<>();
+    for (PrimitiveIterator.OfInt it = r.ranks().iterator(); it.hasNext(); ) {
+      int rank = it.nextInt();
+      for (String p : properties.get(position(rank))) {
+        props.computeIfAbsent(p, k -> IdSet.builder()).add(rank);
+      }
+    }
+    if (!props.isEmpty()) {
+      com.fasterxml.jackson.databind.node.ObjectNode po = exec.putObject("properties");
+      props.forEach((k, v) -> po.put(k, v.build().toString()));
+    }
+    all = ResourceSet.fromJson(json).withTimes(acquired.starttime(), expiration);
   }
 
   /** Null when every rank of {@code rs} is in the pool, else the first that is not. */
@@ -510,11 +695,11 @@ public final class ResourcePool {
     return missing.isEmpty() ? null : missing.toString();
   }
 
-  /** Marks ranks up or down; all must be in the pool. */
+  /** Marks ranks up or down; all must be in the pool; removed ranks stay down. */
   void setUp(IdSet rs, boolean isUp) {
     for (PrimitiveIterator.OfInt it = rs.iterator(); it.hasNext(); ) {
       int pos = position(it.nextInt());
-      if (up[pos] != isUp) {
+      if (up[pos] != isUp && !removed[pos]) {
         if (up[pos]) {
           order.remove(key(pos));
         }
@@ -587,6 +772,16 @@ public final class ResourcePool {
       if (!seenCores[i].equals(totalCores[i]) || !seenGpus[i].equals(totalGpus[i])) {
         throw new IllegalStateException(
             "rank " + ranks[i] + ": free and allocated resources do not make up the pool");
+      }
+    }
+    for (int i = 0; i < ranks.length; i++) {
+      if (removed[i] && (up[i] || !freeCores[i].isEmpty() || !freeGpus[i].isEmpty())) {
+        throw new IllegalStateException("rank " + ranks[i] + " was removed but is up or free");
+      }
+      boolean listed = all.ranks().contains(ranks[i]);
+      boolean has = !totalCores[i].isEmpty() || !totalGpus[i].isEmpty();
+      if (removed[i] ? listed != has : !listed) {
+        throw new IllegalStateException("rank " + ranks[i] + ": the pool R does not match");
       }
     }
     int ups = 0;

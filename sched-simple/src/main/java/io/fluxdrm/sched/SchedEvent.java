@@ -3,6 +3,7 @@ package io.fluxdrm.sched;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -109,11 +110,30 @@ public sealed interface SchedEvent {
     }
   }
 
-  /** {@code resource.acquire} update: ranks come up or go down. */
-  record ResourceUpdate(IdSet up, IdSet down) implements SchedEvent {
+  /**
+   * {@code resource.acquire} update (RFC 28): ranks come up, go down, or are removed from the
+   * instance ({@code shrink}, which wins over {@code down}); properties are added or removed; the
+   * instance expiration changes (NaN: unchanged).
+   */
+  record ResourceUpdate(
+      IdSet up,
+      IdSet down,
+      IdSet shrink,
+      Map<String, IdSet> propertyAdd,
+      Map<String, IdSet> propertyRemove,
+      double expiration)
+      implements SchedEvent {
     public ResourceUpdate {
       Objects.requireNonNull(up, "up");
       Objects.requireNonNull(down, "down");
+      Objects.requireNonNull(shrink, "shrink");
+      propertyAdd = Map.copyOf(propertyAdd);
+      propertyRemove = Map.copyOf(propertyRemove);
+    }
+
+    /** Only up and down. */
+    public ResourceUpdate(IdSet up, IdSet down) {
+      this(up, down, IdSet.empty(), Map.of(), Map.of(), Double.NaN);
     }
   }
 }

@@ -57,6 +57,9 @@ public final class SchedulerCore {
     final ResourceRequest request;
     boolean feasibilityKnown;
 
+    /** The {@code jobs_ahead} last annotated, or -1 when never annotated. */
+    long annotated = -1;
+
     PendingAlloc(long id, long priority, long userid, ResourceRequest request) {
       this.id = id;
       this.priority = priority;
@@ -167,6 +170,9 @@ public final class SchedulerCore {
     }
     if (changed) {
       schedule(now, out);
+      if (options.annotatePending()) {
+        annotate(out);
+      }
     }
     return out;
   }
@@ -340,24 +346,60 @@ public final class SchedulerCore {
   }
 
   private boolean resourceUpdate(SchedEvent.ResourceUpdate e, List<Decision> out) {
-    String unknown = pool.unknownRanks(e.up().union(e.down()));
+    String unknown = pool.unknownRanks(e.up().union(e.down()).union(e.shrink()));
     if (unknown != null) {
       out.add(
           reject(0, e, Errno.EINVAL, "resource update: ranks " + unknown + " are not in the pool"));
       return false;
     }
-    IdSet both = e.up().intersection(e.down());
+    IdSet both = e.up().intersection(e.down().union(e.shrink()));
     if (!both.isEmpty()) {
       out.add(
           reject(
               0,
               e,
               Errno.EINVAL,
-              "resource update: ranks " + both + " both up and down (expected: one or the other)"));
+              "resource update: ranks "
+                  + both
+                  + " both up and down or removed (expected: one or the other)"));
       return false;
     }
+    IdSet revived = e.up().intersection(pool.removedRanks());
+    if (!revived.isEmpty()) {
+      out.add(
+          reject(
+              0,
+              e,
+              Errno.EINVAL,
+              "resource update: ranks "
+                  + revived
+                  + " were removed from the instance (expected: not up again)"));
+      return false;
+    }
+    double exp = e.expiration();
+    if (!Double.isNaN(exp) && (exp < 0 || Double.isInfinite(exp))) {
+      out.add(
+          reject(0, e, Errno.EINVAL, "resource update: expiration " + exp + " (expected: >= 0)"));
+      return false;
+    }
+    // properties are checked (and applied) first: a refused name changes nothing
+    ResourcePool.PropertyUpdate props = pool.checkProperties(e.propertyRemove(), e.propertyAdd());
+    if (props.error() != null) {
+      out.add(reject(0, e, Errno.EINVAL, "resource update: " + props.error()));
+      return false;
+    }
+    props.apply();
+    pool.shrink(e.shrink());
     pool.setUp(e.up(), true);
-    pool.setUp(e.down(), false);
+    pool.setUp(e.down().difference(e.shrink()), false);
+    if (!Double.isNaN(exp)) {
+      pool.expiration(exp);
+    }
+    if (!e.shrink().isEmpty() || !e.propertyAdd().isEmpty() || !e.propertyRemove().isEmpty()) {
+      for (PendingAlloc p : queue) {
+        p.feasibilityKnown = false;
+      }
+    }
     return true;
   }
 
@@ -569,10 +611,26 @@ public final class SchedulerCore {
       pendingById.remove(p.id);
       pool.grant(p.id, a.picks());
       double duration = p.request.duration();
-      double expiration = duration > 0 ? now + duration : pool.all().expiration();
+      double expiration = duration > 0 ? now + duration : pool.expiration();
       running.put(p.id, new Running(p.userid, expiration));
       out.add(
-          new Decision.AllocSuccess(p.id, a.r().withNslots(a.nslots()).withTimes(now, expiration)));
+          new Decision.AllocSuccess(
+              p.id, a.r().withNslots(a.nslots()).withTimes(now, expiration), p.annotated >= 0));
+    }
+  }
+
+  /** The reason a pending alloc gives in its annotation, in flux-core's words. */
+  public static final String REASON_PENDING = "insufficient resources";
+
+  /** Annotates each alloc left pending whose place in the queue changed since it was last sent. */
+  private void annotate(List<Decision> out) {
+    long ahead = 0;
+    for (PendingAlloc p : queue) {
+      if (p.annotated != ahead) {
+        p.annotated = ahead;
+        out.add(new Decision.AllocAnnotate(p.id, REASON_PENDING, ahead));
+      }
+      ahead++;
     }
   }
 

@@ -12,13 +12,17 @@ package io.fluxdrm.sched;
  *     none
  * @param firstAllocId the first RFC 51 {@code alloc_id} to hand out (a restarted service passes one
  *     past the last it gave); ids are unsigned 64-bit
+ * @param annotatePending whether allocs left pending after a scheduling pass are annotated (RFC 27
+ *     ANNOTATE) with {@code sched.reason_pending} and {@code sched.jobs_ahead}, as flux-core's
+ *     sched-simple does with debug bit 2; off by default, as there
  */
 public record SchedulerOptions(
     QueueDepth queueDepth,
     boolean realloc,
     ReallocOrder reallocOrder,
     long instanceOwner,
-    long firstAllocId) {
+    long firstAllocId,
+    boolean annotatePending) {
 
   public SchedulerOptions {
     if (queueDepth == null) {
@@ -32,28 +36,40 @@ public record SchedulerOptions(
     }
   }
 
-  /** sched-simple's defaults: {@code limited=8}, realloc on, reallocs first, ids from 1. */
+  /**
+   * sched-simple's defaults: {@code limited=8}, realloc on, reallocs first, ids from 1, no pending
+   * annotations.
+   */
   public static SchedulerOptions defaults() {
-    return new SchedulerOptions(QueueDepth.DEFAULT, true, ReallocOrder.REALLOC_FIRST, -1, 1);
+    return new SchedulerOptions(QueueDepth.DEFAULT, true, ReallocOrder.REALLOC_FIRST, -1, 1, false);
   }
 
   public SchedulerOptions withQueueDepth(QueueDepth q) {
-    return new SchedulerOptions(q, realloc, reallocOrder, instanceOwner, firstAllocId);
+    return new SchedulerOptions(
+        q, realloc, reallocOrder, instanceOwner, firstAllocId, annotatePending);
   }
 
   public SchedulerOptions withRealloc(boolean on) {
-    return new SchedulerOptions(queueDepth, on, reallocOrder, instanceOwner, firstAllocId);
+    return new SchedulerOptions(
+        queueDepth, on, reallocOrder, instanceOwner, firstAllocId, annotatePending);
   }
 
   public SchedulerOptions withReallocOrder(ReallocOrder o) {
-    return new SchedulerOptions(queueDepth, realloc, o, instanceOwner, firstAllocId);
+    return new SchedulerOptions(
+        queueDepth, realloc, o, instanceOwner, firstAllocId, annotatePending);
   }
 
   public SchedulerOptions withInstanceOwner(long uid) {
-    return new SchedulerOptions(queueDepth, realloc, reallocOrder, uid, firstAllocId);
+    return new SchedulerOptions(
+        queueDepth, realloc, reallocOrder, uid, firstAllocId, annotatePending);
   }
 
   public SchedulerOptions withFirstAllocId(long id) {
-    return new SchedulerOptions(queueDepth, realloc, reallocOrder, instanceOwner, id);
+    return new SchedulerOptions(
+        queueDepth, realloc, reallocOrder, instanceOwner, id, annotatePending);
+  }
+
+  public SchedulerOptions withAnnotatePending(boolean on) {
+    return new SchedulerOptions(queueDepth, realloc, reallocOrder, instanceOwner, firstAllocId, on);
   }
 }

@@ -19,9 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random sequences of alloc, free (partial and final), cancel, prioritize, realloc (grow, shrink,
- * both), realloc_cancel, disconnect, hello, up/down and bad requests, from printed seeds. After
- * every step the pool's invariants hold, and an independent model of what each job holds (built
- * only from the decisions) shows that the core never hands out what is held (being released
+ * both), realloc_cancel, disconnect, hello, up/down, shrink and bad requests, from printed seeds.
+ * After every step the pool's invariants hold, and an independent model of what each job holds
+ * (built only from the decisions) shows that the core never hands out what is held (being released
  * included), that a shrink names only what the job holds, that refused requests change nothing, and
  * at the end that every request got exactly one answer.
  */
@@ -59,6 +59,7 @@ class SchedulerCorePropertyTest {
     final Map<String, Long> pendingReallocs = new HashMap<>();
     final Set<String> answeredReallocs = new HashSet<>();
     final Set<Integer> down = new HashSet<>();
+    final Set<Integer> removed = new HashSet<>();
     long nextJob = 1;
     long nextTag = 1;
     double now = 100;
@@ -111,7 +112,9 @@ class SchedulerCorePropertyTest {
       for (int guard = 0; guard < 1000 && (!held.isEmpty() || !pendingAllocs.isEmpty()); guard++) {
         if (!down.isEmpty()) {
           lastOp = "up all";
-          apply(new SchedEvent.ResourceUpdate(pool.ranks(), IdSet.empty()));
+          IdSet.Builder live = IdSet.builder();
+          pool.ranks().stream().filter(r -> !removed.contains(r)).forEach(live::add);
+          apply(new SchedEvent.ResourceUpdate(live.build(), IdSet.empty()));
           continue;
         }
         long id = held.keySet().iterator().next();
@@ -209,7 +212,19 @@ class SchedulerCorePropertyTest {
         apply(new SchedEvent.Hello(jobs));
         assertThat(core.pendingAllocs()).as(where()).isEmpty();
         assertThat(core.pendingReallocs()).as(where()).isZero();
-      } else if (op < 86) {
+      } else if (op < 87 && rng.nextInt(3) == 0 && removed.size() + 1 < pool.ranks().count()) {
+        int rank = rng.nextInt((int) pool.ranks().count());
+        lastOp = "shrink " + rank;
+        // shrink wins over down in the same response (RFC 28)
+        apply(
+            new SchedEvent.ResourceUpdate(
+                IdSet.empty(),
+                IdSet.of(rank),
+                IdSet.of(rank),
+                java.util.Map.of(),
+                java.util.Map.of(),
+                Double.NaN));
+      } else if (op < 87) {
         int rank = rng.nextInt((int) pool.ranks().count());
         boolean goDown = !down.contains(rank) && rng.nextBoolean();
         lastOp = (goDown ? "down " : "up ") + rank;
@@ -240,6 +255,8 @@ class SchedulerCorePropertyTest {
           && out.stream().noneMatch(d -> d instanceof Decision.Rejected)) {
         u.down().forEach(down::add);
         u.up().forEach(down::remove);
+        u.shrink().forEach(removed::add);
+        down.removeAll(removed);
       }
       for (Decision d : out) {
         check(e, d, before);
@@ -262,6 +279,7 @@ class SchedulerCorePropertyTest {
       assertThat(total(r.diff(pool))).as(where() + ": grant outside the pool").isZero();
       for (int rank : r.ranks().stream().toArray()) {
         assertThat(down).as(where() + ": grant on a down rank").doesNotContain(rank);
+        assertThat(removed).as(where() + ": grant on a removed rank").doesNotContain(rank);
       }
       held.merge(job, r, ResourceSet::union);
     }
@@ -315,6 +333,13 @@ class SchedulerCorePropertyTest {
         assertThat(total(x.r().diff(held.get(x.jobId()))) + total(held.get(x.jobId()).diff(x.r())))
             .as(where() + ": hello restores what the job held")
             .isZero();
+      } else if (d instanceof Decision.JobException x) {
+        // a hello cannot give back resources of ranks removed by a shrink
+        assertThat(e).isInstanceOf(SchedEvent.Hello.class);
+        assertThat(held.get(x.jobId()).ranks().stream().anyMatch(removed::contains))
+            .as(where() + ": only a job holding removed ranks fails its hello")
+            .isTrue();
+        held.remove(x.jobId());
       } else if (d instanceof Decision.Rejected) {
         String after =
             core.pool().allocated() + "|" + core.pendingAllocs() + "|" + core.pendingReallocs();

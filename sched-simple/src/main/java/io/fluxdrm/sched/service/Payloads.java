@@ -11,7 +11,9 @@ import io.fluxdrm.rset.RsetException;
 import io.fluxdrm.sched.Decision;
 import io.fluxdrm.schemas.Schemas;
 import io.fluxdrm.schemas.Violation;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Payload checks and conversions of the RFC 27 / RFC 51 messages: every request is checked against
@@ -58,6 +60,28 @@ final class Payloads {
   }
 
   /** The {@code sched.alloc} SUCCESS response, with the resource_summary annotation. */
+  /** An RFC 20 properties object ({@code {"name": "idset", ...}}); empty when absent. */
+  static Map<String, IdSet> properties(String topic, String key, JsonNode n) {
+    if (n == null) {
+      return Map.of();
+    }
+    if (!n.isObject()) {
+      throw new RpcException(
+          Errno.EPROTO,
+          topic
+              + ": /"
+              + key
+              + ": "
+              + n.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
+              + " (expected: an object of idsets)");
+    }
+    Map<String, IdSet> out = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> e : n.properties()) {
+      out.put(e.getKey(), idset(topic, key + "/" + e.getKey(), e.getValue()));
+    }
+    return out;
+  }
+
   static ObjectNode allocSuccess(Decision.AllocSuccess d) {
     ObjectNode o = Json.object();
     putU64(o, "id", d.jobId());
@@ -65,6 +89,21 @@ final class Payloads {
     o.set("R", d.r().toJson());
     ObjectNode sched = o.putObject("annotations").putObject("sched");
     sched.put("resource_summary", d.resourceSummary());
+    if (d.clearsPending()) {
+      sched.putNull("reason_pending");
+      sched.putNull("jobs_ahead");
+    }
+    return o;
+  }
+
+  /** The {@code sched.alloc} ANNOTATE response of a job left pending. */
+  static ObjectNode allocAnnotate(Decision.AllocAnnotate d) {
+    ObjectNode o = Json.object();
+    putU64(o, "id", d.jobId());
+    o.put("type", d.type().code());
+    ObjectNode sched = o.putObject("annotations").putObject("sched");
+    sched.put("reason_pending", d.reasonPending());
+    sched.put("jobs_ahead", d.jobsAhead());
     return o;
   }
 

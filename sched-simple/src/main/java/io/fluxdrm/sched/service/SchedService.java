@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * with {@code partial-ok} (each job's R from {@code kvs.lookup} when attached, from the {@link
  * StateStore} when standalone), then {@code job-manager.sched-ready}. Standalone, the job manager
  * is whichever client registers {@code job-manager}: the hello is retried until it is there, and
- * sent again after it disconnects.
+ * sent again after it disconnects (reported by the hub once it sent a {@code sched.*} request;
+ * found by a {@code job-manager.ping} probe before that).
  *
  * <p>{@link #start} may be called from any thread; everything else runs on the handle's loop (the
  * handlers, the futures' continuations) and is not thread-safe otherwise.
@@ -92,6 +93,10 @@ public final class SchedService {
   private final Map<ReallocKey, ServiceRequest> reallocs = new HashMap<>();
   private final Set<String> jobManagers = new HashSet<>();
   private final CompletableFuture<Void> online = new CompletableFuture<>();
+  private boolean watching;
+
+  /** The hub's answer to a request for a service nobody registered. */
+  private static final String NO_JOB_MANAGER = "unknown service 'job-manager'";
 
   private record ReallocKey(String sender, long matchtag) {}
 
@@ -506,6 +511,8 @@ public final class SchedService {
     for (Decision d : out) {
       if (d instanceof Decision.AllocSuccess s) {
         granted(s);
+      } else if (d instanceof Decision.AllocAnnotate x) {
+        annotateAlloc(x);
       } else if (d instanceof Decision.AllocDeny x) {
         LOG.info("alloc {}: denied: {}", Ids.f58(x.jobId()), x.note());
         answerAlloc(x.jobId(), Payloads.allocDeny(x));
@@ -587,6 +594,18 @@ public final class SchedService {
               });
     } else {
       answerAlloc(id, answer);
+    }
+  }
+
+  /**
+   * Sends an ANNOTATE on a pending alloc: a response that does not finish the request (RFC 27
+   * §4.1), sent as a raw response since {@code sched.alloc} is not a streaming method.
+   */
+  private void annotateAlloc(Decision.AllocAnnotate x) {
+    ServiceRequest req = allocs.get(x.jobId());
+    LOG.debug("alloc {}: pending, jobs_ahead={}", Ids.f58(x.jobId()), x.jobsAhead());
+    if (req != null && req.expectsResponse() && handle != null) {
+      handle.sendRaw(Message.response(req.message(), 0, Json.encode(Payloads.allocAnnotate(x))));
     }
   }
 
@@ -741,31 +760,47 @@ public final class SchedService {
   }
 
   private void acquired(ObjectNode p, boolean first) {
+    String t = "resource.acquire";
+    IdSet up = p.has("up") ? Payloads.idset(t, "up", p.get("up")) : IdSet.empty();
+    IdSet down = p.has("down") ? Payloads.idset(t, "down", p.get("down")) : IdSet.empty();
+    IdSet shrink = p.has("shrink") ? Payloads.idset(t, "shrink", p.get("shrink")) : IdSet.empty();
+    Map<String, IdSet> add = Payloads.properties(t, "property-add", p.get("property-add"));
+    Map<String, IdSet> remove = Payloads.properties(t, "property-remove", p.get("property-remove"));
+    double expiration = Double.NaN;
+    if (p.has("expiration")) {
+      JsonNode e = p.get("expiration");
+      if (!e.isNumber()) {
+        throw new RpcException(
+            Errno.EPROTO, t + ": /expiration: " + kind(e) + " (expected: a number)");
+      }
+      expiration = e.asDouble();
+    }
     if (first) {
       JsonNode resources = p.get("resources");
       if (resources == null) {
-        throw new RpcException(Errno.EPROTO, "resource.acquire: /resources: missing (expected: R)");
+        throw new RpcException(Errno.EPROTO, t + ": /resources: missing (expected: R)");
       }
-      ResourceSet all = Payloads.r("resource.acquire", "resources", resources);
+      ResourceSet all = Payloads.r(t, "resources", resources);
       core = SchedulerCore.of(all, options);
-      IdSet up =
-          p.has("up") ? Payloads.idset("resource.acquire", "up", p.get("up")) : IdSet.empty();
-      execute(
-          core.handle(
-              new SchedEvent.ResourceUpdate(up, all.ranks().difference(up)), clock.getAsDouble()),
-          null,
-          null);
+      // everything down first, then up (RFC 28 as flux-core's schedulers read it)
+      down = all.ranks().difference(up);
       LOG.info("resource.acquire: pool {} up {}", all.summary(), up);
-      return;
+    } else {
+      LOG.info(
+          "resource.acquire: up {} down {} shrink {} property-add {} property-remove {}{}",
+          up,
+          down,
+          shrink,
+          add.keySet(),
+          remove.keySet(),
+          Double.isNaN(expiration) ? "" : " expiration " + expiration);
     }
-    IdSet up = p.has("up") ? Payloads.idset("resource.acquire", "up", p.get("up")) : IdSet.empty();
-    IdSet down =
-        p.has("down") ? Payloads.idset("resource.acquire", "down", p.get("down")) : IdSet.empty();
-    if (!up.isEmpty() || !down.isEmpty()) {
-      LOG.info("resource.acquire: up {} down {}", up, down);
-      execute(
-          core.handle(new SchedEvent.ResourceUpdate(up, down), clock.getAsDouble()), null, null);
-    }
+    execute(
+        core.handle(
+            new SchedEvent.ResourceUpdate(up, down, shrink, add, remove, expiration),
+            clock.getAsDouble()),
+        null,
+        null);
   }
 
   private void retryLater() {
@@ -811,6 +846,45 @@ public final class SchedService {
       LOG.warn("{}: {}, retrying in {} ms", what, e.getMessage(), retry.toMillis());
     }
     retryLater();
+  }
+
+  /**
+   * Standalone: while the job manager has sent no {@code sched.*} request (so the hub will not
+   * report its disconnect to us), probes it every {@code retryMax} with {@code job-manager.ping};
+   * the hub's "unknown service" answer means it left, and the hello starts again (D105).
+   */
+  private void watch() {
+    if (watching) {
+      return;
+    }
+    watching = true;
+    loop.schedule(retryMax, this::probe);
+  }
+
+  private void probe() {
+    watching = false;
+    if (link != LinkState.ONLINE || !jobManagers.isEmpty() || handle == null || handle.isClosed()) {
+      return;
+    }
+    handle
+        .rpc("job-manager.ping", Json.object())
+        .whenComplete(
+            (m, err) -> {
+              RpcException e = err == null ? null : asRpc(cause(err));
+              boolean gone =
+                  e != null
+                      && e.errnum() == Errno.ENOSYS
+                      && e.getMessage() != null
+                      && e.getMessage().startsWith(NO_JOB_MANAGER);
+              if (!gone) {
+                watch();
+              } else if (link == LinkState.ONLINE && jobManagers.isEmpty()) {
+                LOG.warn("job manager left before sending any request; hello again");
+                link = LinkState.OFFLINE;
+                retry = retryMin;
+                hello(false);
+              }
+            });
   }
 
   private void rebuild(List<ObjectNode> jobs, boolean fatal) {
@@ -909,6 +983,9 @@ public final class SchedService {
               }
               link = LinkState.ONLINE;
               retry = retryMin;
+              if (mode == Mode.STANDALONE) {
+                watch();
+              }
               LOG.info(
                   "ready: {} queue-depth={} count={}",
                   mode == Mode.ATTACHED ? "attached" : "standalone",

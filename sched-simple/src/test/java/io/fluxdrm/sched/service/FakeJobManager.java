@@ -103,6 +103,17 @@ final class FakeJobManager {
     return h.rpc("sched.alloc", p);
   }
 
+  /**
+   * {@code sched.alloc} that keeps every response (ANNOTATE ones, then the final one) in {@code
+   * responses}, as flux-core's job manager reads them.
+   */
+  void allocKeepingAll(long id, JsonNode jobspec, List<ObjectNode> responses) {
+    ObjectNode p = Json.object().put("id", id).put("priority", 16).put("userid", 1000);
+    p.put("t_submit", 1.0);
+    p.set("jobspec", jobspec);
+    h.stream("sched.alloc", p, m -> responses.add(m.json()), null);
+  }
+
   void free(long id, ResourceSet r, boolean fin) {
     ObjectNode p = Json.object().put("id", id);
     p.set("R", r.toJson());

@@ -390,6 +390,35 @@ class SchedServiceTest {
   }
 
   @Test
+  void jobManager_leavesBeforeAnyRequest_noticedThenHelloToTheNextOne() {
+    FakeJobManager jm = online(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    jm.h.close();
+    fx.settle();
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
+    fx.advance(Duration.ofSeconds(1));
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
+    fx.checkInvariants();
+    FakeJobManager jm2 = fx.jobManager();
+    fx.advance(Duration.ofSeconds(2));
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
+    assertThat(jm2.hellos).isEqualTo(1);
+    assertThat(jm2.readies).hasSize(1);
+    CompletableFuture<Message> a = jm2.alloc(1, FakeJobManager.slots(1, 1, 0));
+    fx.settle();
+    assertThat(answer(a).get("type").asInt()).isZero();
+    fx.checkInvariants();
+  }
+
+  @Test
+  void jobManager_staysWithoutRequests_notHelloedAgain() {
+    FakeJobManager jm = online(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    fx.advance(Duration.ofSeconds(10));
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
+    assertThat(jm.hellos).isEqualTo(1);
+    assertThat(jm.readies).hasSize(1);
+  }
+
+  @Test
   void hello_jobWithoutKnownR_raisesSchedulerRestartException() {
     fx = new SchedFixture(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
     FakeJobManager jm = fx.jobManager();
