@@ -80,6 +80,13 @@ final class SchedCommand implements Callable<Integer> {
   boolean noRealloc;
 
   @Option(
+      names = "--annotate-pending",
+      description =
+          "ANNOTATE pending allocs with reason_pending and jobs_ahead (the job manager must"
+              + " read several responses per sched.alloc, as flux-core's does)")
+  boolean annotatePending;
+
+  @Option(
       names = "--state-dir",
       paramLabel = "DIR",
       description = "Keep running jobs' R and alloc ids here (standalone; survives a restart)")
@@ -98,7 +105,8 @@ final class SchedCommand implements Callable<Integer> {
       options =
           SchedulerOptions.defaults()
               .withQueueDepth(QueueDepth.parse(queueDepth))
-              .withRealloc(!noRealloc);
+              .withRealloc(!noRealloc)
+              .withAnnotatePending(annotatePending);
     } catch (SchedException e) {
       throw new CliError(e.getMessage());
     }
