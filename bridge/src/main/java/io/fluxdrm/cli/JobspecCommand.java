@@ -92,11 +92,7 @@ final class JobspecCommand implements Runnable {
                 ? JobspecValidator.check("-", stdin, level)
                 : JobspecValidator.check(Path.of(s), level);
         allValid &= r.valid();
-        if (json) {
-          out.println(r.toJson());
-        } else {
-          r.lines().forEach(out::println);
-        }
+        print(out, r, json);
       }
       out.flush();
       return allValid ? 0 : Main.EXIT_ERROR;
@@ -136,6 +132,15 @@ final class JobspecCommand implements Runnable {
       out.println(counts.toJson());
       out.flush();
       return 0;
+    }
+  }
+
+  /** A report as {@code validate} prints it: one JSON object, or its text lines. */
+  static void print(PrintWriter out, Report r, boolean json) {
+    if (json) {
+      out.println(r.toJson());
+    } else {
+      r.lines().forEach(out::println);
     }
   }
 

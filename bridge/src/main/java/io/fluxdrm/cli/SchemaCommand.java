@@ -79,11 +79,7 @@ final class SchemaCommand implements Runnable {
         throw new CliError(Main.firstLine(e.getMessage()));
       }
       PrintWriter out = spec.commandLine().getOut();
-      if (json) {
-        out.println(r.toJson());
-      } else {
-        r.lines().forEach(out::println);
-      }
+      JobspecCommand.print(out, r, json);
       out.flush();
       return r.valid() ? 0 : Main.EXIT_ERROR;
     }

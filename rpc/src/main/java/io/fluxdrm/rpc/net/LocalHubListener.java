@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -292,19 +293,15 @@ public final class LocalHubListener implements AutoCloseable {
   /** Stops listening and removes the socket; connected peers stay until they leave. */
   @Override
   public void close() {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    reactor.execute(
-        () -> {
-          reactor.disown(closer);
-          closeOnLoop();
-          done.complete(null);
-        });
-    try {
-      done.get(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException e) {
-      LOG.debug("{}: close: {}", socket, e.toString());
+    boolean closed =
+        reactor.runAndWait(
+            () -> {
+              reactor.disown(closer);
+              closeOnLoop();
+            },
+            Duration.ofSeconds(5));
+    if (!closed) {
+      LOG.debug("{}: close: timed out", socket);
     }
   }
 }

@@ -58,6 +58,33 @@ public final class Reactor implements EventLoop, AutoCloseable {
   }
 
   /**
+   * Runs {@code task} on the loop and waits for it at most {@code limit}; for closing things from
+   * another thread. Returns whether it ran in time (false also when the caller was interrupted,
+   * whose flag is then set again). On the loop itself the task runs at once.
+   */
+  public boolean runAndWait(Runnable task, Duration limit) {
+    if (inLoop()) {
+      task.run();
+      return true;
+    }
+    CountDownLatch done = new CountDownLatch(1);
+    execute(
+        () -> {
+          try {
+            task.run();
+          } finally {
+            done.countDown();
+          }
+        });
+    try {
+      return done.await(limit.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
    * {@inheritDoc}
    *
    * @throws IllegalStateException when the reactor has stopped (the task would never run)

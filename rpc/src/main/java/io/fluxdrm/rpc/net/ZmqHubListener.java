@@ -7,6 +7,7 @@ import io.fluxdrm.rpc.MessageCodec;
 import io.fluxdrm.rpc.MessageType;
 import io.fluxdrm.rpc.RpcException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -359,19 +360,15 @@ public final class ZmqHubListener implements AutoCloseable {
   /** Stops listening. */
   @Override
   public void close() {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    reactor.execute(
-        () -> {
-          reactor.disown(closer);
-          closeOnLoop();
-          done.complete(null);
-        });
-    try {
-      done.get(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException e) {
-      LOG.debug("close: {}", e.toString());
+    boolean closed =
+        reactor.runAndWait(
+            () -> {
+              reactor.disown(closer);
+              closeOnLoop();
+            },
+            Duration.ofSeconds(5));
+    if (!closed) {
+      LOG.debug("close: timed out");
     }
   }
 }
