@@ -167,9 +167,16 @@ final class Router {
       throw new RpcException(
           Errno.EINVAL, "service.add: /service \"" + name + "\" (expected: non-empty, no '.')");
     }
-    if (!from.peer.credentials().isOwner()) {
+    Credentials cred = from.peer.credentials();
+    String guestPrefix = Integer.toUnsignedString(cred.userid()) + "-";
+    if (!cred.isOwner() && !name.startsWith(guestPrefix)) {
       throw new RpcException(
-          Errno.EPERM, "service.add: " + name + " (expected: the instance owner)");
+          Errno.EPERM,
+          "service.add: "
+              + name
+              + " (expected: the instance owner, or a guest's name starting with \""
+              + guestPrefix
+              + "\")");
     }
     if (isBuiltin(name) || serviceOwners.containsKey(name)) {
       throw new RpcException(Errno.EEXIST, "service.add: " + name + " is registered already");

@@ -316,8 +316,23 @@ class RpcInMemoryTest {
     loop.runPending();
     RpcException e = failure(f);
     assertThat(e.errnum()).isEqualTo(Errno.EPERM);
-    assertThat(e.getMessage()).isEqualTo("service.add: sched (expected: the instance owner)");
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "service.add: sched (expected: the instance owner, or a guest's name starting with"
+                + " \"2000-\")");
     assertThat(hub.hasService("sched")).isFalse();
+  }
+
+  @Test
+  void serviceAdd_guestNamePrefixedByItsUid_registered() {
+    FluxHandle guest = hub.attach(Credentials.user(2000));
+    CompletableFuture<Void> f = guest.register(Service.builder("2000-shell-f2").build());
+    CompletableFuture<Void> other = guest.register(Service.builder("2001-shell-f2").build());
+    loop.runPending();
+    assertThat(f).isCompleted();
+    assertThat(hub.hasService("2000-shell-f2")).isTrue();
+    assertThat(failure(other).errnum()).isEqualTo(Errno.EPERM);
+    assertThat(hub.hasService("2001-shell-f2")).isFalse();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -1,0 +1,110 @@
+package io.fluxdrm.shell;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rset.ResourceSet;
+import java.util.Objects;
+
+/**
+ * The job manager's answer to one RFC 51 realloc, as the shell plugin hands it to the application:
+ * one of the four response types of seed 004. An error answer (an errnum other than ENOSYS) is not
+ * an {@code Answer}: the future fails with a {@link ShellException} carrying it.
+ */
+public sealed interface Answer {
+  /** The response type. */
+  ReallocType type();
+
+  /** The scheduler's {@code alloc_id} (0 when none was assigned). */
+  long allocId();
+
+  /** The scheduler's note, empty when it gave none. */
+  String note();
+
+  /** An UNSUPPORTED answer: the scheduler or job manager has no dynamic allocation. */
+  static Answer unsupported(String note) {
+    return new Unsupported(0, note);
+  }
+
+  /**
+   * The answer as RFC 51 payload keys: {@code alloc_id}, {@code type}, {@code R_delta_add} and
+   * {@code R_delta_sub} when not empty, {@code note} when not empty.
+   */
+  default ObjectNode toJson() {
+    ObjectNode o = Json.object();
+    o.set("alloc_id", JobIds.json(allocId()));
+    o.put("type", type().code());
+    if (this instanceof Success s) {
+      if (!s.added().isEmpty()) {
+        o.set("R_delta_add", s.added().toJson());
+      }
+      if (!s.removed().isEmpty()) {
+        o.set("R_delta_sub", s.removed().toJson());
+      }
+    }
+    if (!note().isEmpty()) {
+      o.put("note", note());
+    }
+    return o;
+  }
+
+  /**
+   * SUCCESS: {@code added} joined the job's R; {@code removed} is to be released once the tasks on
+   * its ranks have exited. At least one of them is not empty.
+   */
+  record Success(long allocId, ResourceSet added, ResourceSet removed, String note)
+      implements Answer {
+    /** Checks the parts. */
+    public Success {
+      Objects.requireNonNull(added, "added");
+      Objects.requireNonNull(removed, "removed");
+      Objects.requireNonNull(note, "note");
+      if (added.isEmpty() && removed.isEmpty()) {
+        throw new IllegalArgumentException("SUCCESS: nothing added or removed (expected: a delta)");
+      }
+    }
+
+    @Override
+    public ReallocType type() {
+      return ReallocType.SUCCESS;
+    }
+  }
+
+  /** DENY: the request can never be satisfied. */
+  record Deny(long allocId, String note) implements Answer {
+    /** Checks the parts. */
+    public Deny {
+      Objects.requireNonNull(note, "note");
+    }
+
+    @Override
+    public ReallocType type() {
+      return ReallocType.DENY;
+    }
+  }
+
+  /** CANCEL: the request was canceled before it was satisfied. */
+  record Cancel(long allocId, String note) implements Answer {
+    /** Checks the parts. */
+    public Cancel {
+      Objects.requireNonNull(note, "note");
+    }
+
+    @Override
+    public ReallocType type() {
+      return ReallocType.CANCEL;
+    }
+  }
+
+  /** UNSUPPORTED: no dynamic allocation (type 3, or errnum ENOSYS on the way). */
+  record Unsupported(long allocId, String note) implements Answer {
+    /** Checks the parts. */
+    public Unsupported {
+      Objects.requireNonNull(note, "note");
+    }
+
+    @Override
+    public ReallocType type() {
+      return ReallocType.UNSUPPORTED;
+    }
+  }
+}
