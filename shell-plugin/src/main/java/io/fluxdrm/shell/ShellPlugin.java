@@ -290,22 +290,7 @@ public final class ShellPlugin {
     if (loop == null) {
       return CompletableFuture.failedFuture(notStarted());
     }
-    if (loop.inLoop()) {
-      return f.get();
-    }
-    CompletableFuture<T> out = new CompletableFuture<>();
-    loop.execute(
-        () ->
-            f.get()
-                .whenComplete(
-                    (v, err) -> {
-                      if (err != null) {
-                        out.completeExceptionally(unwrap(err));
-                      } else {
-                        out.complete(v);
-                      }
-                    }));
-    return out;
+    return loop.submit(f);
   }
 
   private ShellException notStarted() {

@@ -208,22 +208,7 @@ public final class JobManager {
       return CompletableFuture.failedFuture(
           new JobManagerException("job manager: not started (expected: start first)"));
     }
-    if (loop.inLoop()) {
-      return f.get();
-    }
-    CompletableFuture<T> out = new CompletableFuture<>();
-    loop.execute(
-        () ->
-            f.get()
-                .whenComplete(
-                    (v, err) -> {
-                      if (err != null) {
-                        out.completeExceptionally(unwrap(err));
-                      } else {
-                        out.complete(v);
-                      }
-                    }));
-    return out;
+    return loop.submit(f);
   }
 
   private static Throwable unwrap(Throwable t) {

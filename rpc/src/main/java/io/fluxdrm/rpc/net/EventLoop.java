@@ -21,4 +21,33 @@ public interface EventLoop {
     /** Cancels the task if it has not run; idempotent. */
     void cancel();
   }
+
+  /**
+   * Starts {@code work} on this loop (at once when called on it) and returns a future completed as
+   * the one {@code work} returns, with the cause itself rather than a {@code CompletionException}
+   * when it fails: for APIs that other threads call.
+   */
+  default <T> java.util.concurrent.CompletableFuture<T> submit(
+      java.util.function.Supplier<java.util.concurrent.CompletableFuture<T>> work) {
+    if (inLoop()) {
+      return work.get();
+    }
+    java.util.concurrent.CompletableFuture<T> out = new java.util.concurrent.CompletableFuture<>();
+    execute(
+        () ->
+            work.get()
+                .whenComplete(
+                    (v, err) -> {
+                      if (err != null) {
+                        out.completeExceptionally(
+                            err instanceof java.util.concurrent.CompletionException
+                                    && err.getCause() != null
+                                ? err.getCause()
+                                : err);
+                      } else {
+                        out.complete(v);
+                      }
+                    }));
+    return out;
+  }
 }
