@@ -8,11 +8,11 @@ import io.fluxdrm.bridge.translate.TranslateException;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
-import io.fluxdrm.rpc.MessageType;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.net.EventLoop;
 import io.fluxdrm.rpc.net.FluxHandle;
 import io.fluxdrm.rpc.net.MessageTap;
+import io.fluxdrm.rpc.net.RpcCall;
 import io.fluxdrm.rpc.net.Service;
 import io.fluxdrm.rpc.net.ServiceRequest;
 import io.fluxdrm.rset.IdSet;
@@ -71,7 +71,6 @@ public final class JobManager {
   private EventLoop loop;
   private boolean online;
   private MessageTap userTap;
-  private int lastReallocTag;
   private final Map<Long, CompletableFuture<Long>> allocs = new LinkedHashMap<>();
   private final Map<ReqKey, Pending> pending = new LinkedHashMap<>();
 
@@ -173,11 +172,6 @@ public final class JobManager {
   }
 
   private void tapped(MessageTap.Direction d, Message m) {
-    if (d == MessageTap.Direction.OUT
-        && m.type() == MessageType.REQUEST
-        && "sched.realloc".equals(m.topic())) {
-      lastReallocTag = m.matchtag();
-    }
     MessageTap t = userTap;
     if (t != null) {
       t.onMessage(d, m);
@@ -586,12 +580,12 @@ public final class JobManager {
     if (r != null) {
       out.set("R", r.toJson());
     }
-    lastReallocTag = 0;
-    CompletableFuture<Message> f = handle.rpc("sched.realloc", out);
-    int tag = lastReallocTag;
-    Pending pend = new Pending(req, job.id, tag);
+    // on the loop: the request is sent, and its matchtag known, when rpcCall returns
+    RpcCall call = handle.rpcCall("sched.realloc", out, null);
+    Pending pend = new Pending(req, job.id, call.matchtag().getNow(0));
     pending.put(key, pend);
-    f.whenComplete((m, err) -> reallocAnswered(key, pend, m, err == null ? null : unwrap(err)));
+    call.response()
+        .whenComplete((m, err) -> reallocAnswered(key, pend, m, err == null ? null : unwrap(err)));
   }
 
   private void reallocAnswered(ReqKey key, Pending pend, Message m, Throwable err) {
@@ -700,8 +694,8 @@ public final class JobManager {
   }
 
   private void cancel(Pending pend) {
-    if (pend.cancelSent) {
-      return;
+    if (pend.cancelSent || pend.schedTag == 0) {
+      return; // canceled already, or the sched.realloc never left (its answer fails it)
     }
     pend.cancelSent = true;
     LOG.info(

@@ -45,6 +45,7 @@ public final class FluxHandle implements AutoCloseable {
     final CompletableFuture<Message> single;
     final Consumer<Message> each;
     final RpcStream stream;
+    CompletableFuture<Integer> sentTag;
     EventLoop.Cancellable timer;
     boolean orphan;
 
@@ -65,6 +66,9 @@ public final class FluxHandle implements AutoCloseable {
     }
 
     void fail(RpcException e) {
+      if (sentTag != null) {
+        sentTag.completeExceptionally(e);
+      }
       if (streaming) {
         stream.doneFuture().completeExceptionally(e);
       } else {
@@ -163,6 +167,22 @@ public final class FluxHandle implements AutoCloseable {
   }
 
   /**
+   * Sends a request and returns the call: its matchtag (once sent) and its response, or ETIMEDOUT
+   * after {@code timeout}. Same as {@link #rpc(String, Object, Duration)}, for protocols that name
+   * a request by its matchtag.
+   *
+   * @param timeout how long to wait, or null for ever
+   */
+  public RpcCall rpcCall(String topic, Object payload, Duration timeout) {
+    RpcCall rc = new RpcCall();
+    Call c = new Call(topic, rc.response());
+    c.sentTag = rc.matchtag();
+    Message request = Message.request(topic, payload);
+    onLoop(() -> start(request, c, timeout));
+    return rc;
+  }
+
+  /**
    * Starts a streaming RPC: every successful response goes to {@code onResponse} (on the loop)
    * until ENODATA ends the stream normally or another errnum ends it with that error.
    *
@@ -211,6 +231,9 @@ public final class FluxHandle implements AutoCloseable {
     }
     if (c.stream != null) {
       c.stream.sent(tag);
+    }
+    if (c.sentTag != null) {
+      c.sentTag.complete(tag);
     }
     out(request.withMatchtag(tag));
   }
