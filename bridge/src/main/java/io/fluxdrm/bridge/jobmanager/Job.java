@@ -1,6 +1,8 @@
 package io.fluxdrm.bridge.jobmanager;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
@@ -23,6 +25,12 @@ final class Job {
   ResourceSet releasing = ResourceSet.empty();
 
   boolean ended;
+
+  /**
+   * RFC 27 annotations: merged from the scheduler's ANNOTATE and SUCCESS answers, cleared on DENY
+   * and CANCEL; the {@code alloc} event keeps the snapshot taken at SUCCESS.
+   */
+  final ObjectNode annotations = Json.object();
 
   Job(long id) {
     this.id = id;
@@ -62,6 +70,11 @@ final class Job {
           throw new JobManagerException(where + ": second alloc (expected: one per job)");
         }
         r = rOf(e, "R", where);
+        JsonNode a = e.context().get("annotations");
+        if (a != null && a.isObject()) {
+          annotations.removeAll();
+          annotations.setAll((ObjectNode) a.deepCopy());
+        }
       }
       case JobEvent.RESOURCE_UPDATE -> {
         requireAllocated(e, where);

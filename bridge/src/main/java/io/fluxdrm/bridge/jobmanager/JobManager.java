@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -71,7 +72,16 @@ public final class JobManager {
   private EventLoop loop;
   private boolean online;
   private MessageTap userTap;
-  private final Map<Long, CompletableFuture<Long>> allocs = new LinkedHashMap<>();
+
+  /** Submitted jobs whose caller waits for their alloc. */
+  private final Map<Long, CompletableFuture<Long>> waiters = new LinkedHashMap<>();
+
+  /** Jobs with a {@code sched.alloc} sent and no final answer yet (flux-core's alloc_pending). */
+  private final Set<Long> allocPending = new LinkedHashSet<>();
+
+  /** The sender of the scheduler's last hello: its disconnect takes the interface down. */
+  private String schedSender;
+
   private final Map<ReqKey, Pending> pending = new LinkedHashMap<>();
 
   private record ReqKey(String sender, int matchtag) {}
@@ -164,6 +174,7 @@ public final class JobManager {
     this.handle = h;
     this.loop = h.loop();
     h.tap(this::tapped);
+    h.onResponse("sched.alloc", this::allocResponse);
   }
 
   /** Also shows every message of the handle to {@code t} (a transcript recorder); null removes. */
@@ -212,11 +223,13 @@ public final class JobManager {
   // ---- jobs ------------------------------------------------------------------------------------
 
   /**
-   * Submits a job: event {@code submit}, then {@code sched.alloc}; on SUCCESS the job's R is
-   * recorded (event {@code alloc}).
+   * Submits a job: event {@code submit}, then, once the scheduler is online, {@code sched.alloc}
+   * (RFC 27: matchtag 0, answered by job id); on SUCCESS the job's R is recorded (event {@code
+   * alloc}). A job submitted while the scheduler is offline waits for its {@code sched-ready}.
    *
-   * @return the job id once allocated; fails with {@link JobManagerException} on DENY or CANCEL,
-   *     with {@link RpcException} on an error response
+   * @return the job id once allocated; fails with {@link JobManagerException} on DENY or a bad
+   *     answer; a CANCEL puts the job back in the queue (sent again at the next {@code
+   *     sched-ready})
    */
   public CompletableFuture<Long> submit(JsonNode jobspec, int userid) {
     Objects.requireNonNull(jobspec, "jobspec");
@@ -226,7 +239,12 @@ public final class JobManager {
           ObjectNode ctx = submitContext(userid);
           ctx.set("jobspec", jobspec.deepCopy());
           record(new Job(id), JobEvent.SUBMIT, ctx);
-          return sendAlloc(jobs.get(id));
+          CompletableFuture<Long> done = new CompletableFuture<>();
+          waiters.put(id, done);
+          if (online) {
+            sendAlloc(jobs.get(id));
+          }
+          return done;
         });
   }
 
@@ -323,72 +341,175 @@ public final class JobManager {
     jobs.putIfAbsent(job.id, job);
   }
 
-  private CompletableFuture<Long> sendAlloc(Job job) {
-    CompletableFuture<Long> done = new CompletableFuture<>();
-    allocs.put(job.id, done);
+  /** The job's annotations (RFC 27, merged from the scheduler's answers), if it has any. */
+  public Optional<JsonNode> annotations(long jobId) {
+    Job job = jobs.get(jobId);
+    return job == null || job.annotations.isEmpty()
+        ? Optional.empty()
+        : Optional.of(job.annotations.deepCopy());
+  }
+
+  /** Sends {@code sched.alloc} as flux-core's job manager does: matchtag 0, answered by job id. */
+  private void sendAlloc(Job job) {
+    allocPending.add(job.id);
     ObjectNode p = Json.object();
     p.set("id", FluxPayloads.id(job.id));
     p.put("priority", PRIORITY);
     p.put("userid", Integer.toUnsignedLong(job.userid));
     p.put("t_submit", job.tSubmit);
     p.set("jobspec", job.jobspec);
-    handle
-        .rpc("sched.alloc", p)
-        .whenComplete(
-            (m, err) -> {
-              allocs.remove(job.id);
-              if (err != null) {
-                RpcException e = asRpc(unwrap(err));
-                LOG.warn("sched.alloc {}: {}", Long.toUnsignedString(job.id), e.getMessage());
-                done.completeExceptionally(e);
-                return;
-              }
-              allocAnswered(job, m, done);
-            });
-    return done;
+    handle.sendUntracked("sched.alloc", p);
   }
 
-  private void allocAnswered(Job job, Message m, CompletableFuture<Long> done) {
-    String where = "sched.alloc " + Long.toUnsignedString(job.id);
+  /**
+   * Takes the scheduler interface down (RFC 27 §11): no alloc is pending any more, every waiting
+   * job is sent again after the next {@code sched-ready}.
+   */
+  private void teardown(String why) {
+    if (online || !allocPending.isEmpty()) {
+      LOG.error("scheduler interface down until its next hello: {}", why);
+    }
+    online = false;
+    allocPending.clear();
+  }
+
+  /** One response to a {@code sched.alloc}: matchtag 0, correlated by the job id it carries. */
+  private void allocResponse(Message m) {
+    if (m.errnum() != 0) {
+      teardown("sched.alloc: " + Errno.name(m.errnum()) + " " + errorText(m));
+      return;
+    }
+    long id;
+    ObjectNode p;
     try {
-      ObjectNode p = m.json();
-      long id = FluxPayloads.readId(p.get("id"), where + ": /id");
-      if (id != job.id) {
-        throw new JobManagerException(
-            where + ": /id: " + Long.toUnsignedString(id) + " (expected: the job's id)");
-      }
-      int type = p.path("type").asInt(-1);
-      switch (type) {
-        case 0 -> {
-          JsonNode r = p.get("R");
-          if (r == null) {
-            throw new JobManagerException(where + ": /R: missing (expected: R on SUCCESS)");
+      p = m.json();
+      id = FluxPayloads.readId(p.get("id"), "sched.alloc: /id");
+    } catch (RpcException | TranslateException e) {
+      LOG.error("sched.alloc: response ignored: {}", e.getMessage());
+      return;
+    }
+    Job job = jobs.get(id);
+    if (job == null || !allocPending.contains(id)) {
+      LOG.warn(
+          "sched.alloc: response for job {} ignored: {}",
+          Long.toUnsignedString(id),
+          job == null ? "unknown job" : "no alloc pending");
+      return;
+    }
+    String where = "sched.alloc " + Long.toUnsignedString(id);
+    JsonNode type = p.get("type");
+    int t = type != null && type.isIntegralNumber() && type.canConvertToInt() ? type.asInt() : -1;
+    try {
+      switch (t) {
+        case 0 -> allocSuccess(job, p, where);
+        case 1 -> {
+          JsonNode a = p.get("annotations");
+          if (a == null || !a.isObject()) {
+            throw new JobManagerException(
+                where + ": /annotations: " + a + " (expected: an object on ANNOTATE)");
           }
-          ObjectNode ctx = Json.object();
-          if (p.has("annotations")) {
-            ctx.set("annotations", p.get("annotations"));
-          }
-          ctx.set("R", ResourceSet.fromJson(r).toJson());
-          record(job, JobEvent.ALLOC, ctx);
-          LOG.info("alloc {}: {}", Long.toUnsignedString(job.id), job.r.summary());
-          done.complete(job.id);
+          mergeAnnotations(job.annotations, (ObjectNode) a);
+          LOG.debug("alloc {}: annotations {}", Long.toUnsignedString(id), job.annotations);
         }
-        case 2, 3 -> {
-          String note = p.path("note").asText(type == 2 ? "denied" : "canceled");
+        case 2 -> {
+          allocPending.remove(id);
+          job.annotations.removeAll();
+          String note = p.path("note").asText("denied");
           ObjectNode ctx = Json.object().put("type", "alloc").put("severity", 0).put("note", note);
           record(job, JobEvent.EXCEPTION, ctx);
-          done.completeExceptionally(
-              new JobManagerException(
-                  where + ": " + (type == 2 ? "denied: " : "canceled: ") + note));
+          LOG.info("alloc {}: denied: {}", Long.toUnsignedString(id), note);
+          fail(id, new JobManagerException(where + ": denied: " + note));
+        }
+        case 3 -> {
+          allocPending.remove(id);
+          job.annotations.removeAll();
+          LOG.info("alloc {}: canceled, back in the queue", Long.toUnsignedString(id));
         }
         default ->
-            throw new JobManagerException(
-                where + ": /type: " + p.get("type") + " (expected: 0, 2 or 3)");
+            throw new JobManagerException(where + ": /type: " + type + " (expected: 0, 1, 2 or 3)");
       }
-    } catch (RpcException | TranslateException | RsetException e) {
-      done.completeExceptionally(new JobManagerException(where + ": " + e.getMessage()));
     } catch (JobManagerException e) {
+      LOG.error("{}", e.getMessage());
+      if (t != 1) {
+        allocPending.remove(id);
+        fail(id, e);
+      }
+    }
+  }
+
+  private static String errorText(Message m) {
+    try {
+      return m.has(io.fluxdrm.rpc.Flags.PAYLOAD) ? m.text() : "";
+    } catch (RpcException e) {
+      return "";
+    }
+  }
+
+  private void allocSuccess(Job job, ObjectNode p, String where) {
+    JsonNode r = p.get("R");
+    if (r == null) {
+      throw new JobManagerException(where + ": /R: missing (expected: R on SUCCESS)");
+    }
+    ResourceSet rs;
+    try {
+      rs = ResourceSet.fromJson(r);
+    } catch (RsetException e) {
+      throw new JobManagerException(where + ": /R: " + e.getMessage());
+    }
+    JsonNode a = p.get("annotations");
+    if (a != null && !a.isObject()) {
+      throw new JobManagerException(where + ": /annotations: " + a + " (expected: an object)");
+    }
+    allocPending.remove(job.id);
+    if (a != null) {
+      mergeAnnotations(job.annotations, (ObjectNode) a);
+    }
+    ObjectNode ctx = Json.object();
+    if (!job.annotations.isEmpty()) {
+      ctx.set("annotations", job.annotations.deepCopy());
+    }
+    ctx.set("R", rs.toJson());
+    record(job, JobEvent.ALLOC, ctx);
+    LOG.info("alloc {}: {}", Long.toUnsignedString(job.id), job.r.summary());
+    CompletableFuture<Long> done = waiters.remove(job.id);
+    if (done != null) {
+      done.complete(job.id);
+    }
+  }
+
+  private void fail(long id, Throwable e) {
+    CompletableFuture<Long> done = waiters.remove(id);
+    if (done != null) {
       done.completeExceptionally(e);
+    }
+  }
+
+  /**
+   * RFC 27's annotation merge: recursive by key, a JSON null deletes the key, an object left empty
+   * is removed.
+   */
+  static void mergeAnnotations(ObjectNode into, ObjectNode update) {
+    for (Map.Entry<String, JsonNode> en : update.properties()) {
+      JsonNode v = en.getValue();
+      JsonNode old = into.get(en.getKey());
+      if (v.isNull()) {
+        into.remove(en.getKey());
+      } else if (v.isObject() && old != null && old.isObject()) {
+        mergeAnnotations((ObjectNode) old, (ObjectNode) v);
+        if (old.isEmpty()) {
+          into.remove(en.getKey());
+        }
+      } else if (v.isObject()) {
+        ObjectNode fresh = Json.object();
+        mergeAnnotations(fresh, (ObjectNode) v);
+        if (fresh.isEmpty()) {
+          into.remove(en.getKey());
+        } else {
+          into.set(en.getKey(), fresh);
+        }
+      } else {
+        into.set(en.getKey(), v.deepCopy());
+      }
     }
   }
 
@@ -407,7 +528,10 @@ public final class JobManager {
 
   private void hello(ServiceRequest req) {
     requireOwner(req);
+    // a hello starts the scheduler's view afresh: allocs it had are gone, they are sent again
     online = false;
+    allocPending.clear();
+    schedSender = req.sender();
     int n = 0;
     for (Job job : jobs.values()) {
       if (!job.running()) {
@@ -444,13 +568,13 @@ public final class JobManager {
     online = true;
     List<Job> waiting = new ArrayList<>();
     for (Job job : jobs.values()) {
-      if (!job.allocated() && !job.ended && job.jobspec != null && !allocs.containsKey(job.id)) {
+      if (!job.allocated() && !job.ended && job.jobspec != null && !allocPending.contains(job.id)) {
         waiting.add(job);
       }
     }
-    req.respond(Json.object().put("count", waiting.size() + allocs.size()));
+    req.respond(Json.object().put("count", waiting.size() + allocPending.size()));
     for (Job job : waiting) {
-      LOG.info("sched-ready: alloc of job {} sent again", Long.toUnsignedString(job.id));
+      LOG.info("sched-ready: alloc of job {} sent", Long.toUnsignedString(job.id));
       sendAlloc(job);
     }
   }
@@ -713,6 +837,10 @@ public final class JobManager {
   }
 
   private void disconnected(String sender) {
+    if (sender.equals(schedSender)) {
+      schedSender = null;
+      teardown("the scheduler disconnected");
+    }
     for (Pending pend : List.copyOf(pending.values())) {
       if (pend.req.sender().equals(sender)) {
         cancel(pend);

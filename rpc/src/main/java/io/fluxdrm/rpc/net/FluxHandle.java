@@ -35,6 +35,7 @@ public final class FluxHandle implements AutoCloseable {
   private final Map<Integer, Call> calls = new HashMap<>();
   private final Map<String, ServiceDispatcher> services = new HashMap<>();
   private final List<Subscription> subscriptions = new ArrayList<>();
+  private final List<ResponseHandler> responseHandlers = new ArrayList<>();
   private volatile MessageTap tap;
   private boolean closed;
   private RpcException closeCause;
@@ -204,6 +205,35 @@ public final class FluxHandle implements AutoCloseable {
     onLoop(() -> out(m));
   }
 
+  /**
+   * Sends a request with matchtag 0 ({@code FLUX_MATCHTAG_NONE}) that expects responses, as {@code
+   * flux_send} of a request does: nothing tracks it, no timeout applies, and its responses (any
+   * number, error responses included) go to the {@link #onResponse} handlers of its topic. RFC 27's
+   * {@code sched.alloc} is sent this way by flux-core's job manager.
+   */
+  public void sendUntracked(String topic, Object payload) {
+    Message m = Message.request(topic, payload);
+    onLoop(() -> out(m));
+  }
+
+  /**
+   * Registers a handler for the responses of {@code topic} (exact match) that carry matchtag 0,
+   * called on the loop for each one, error responses included; responses with a matchtag still go
+   * only to the call that owns it. Several handlers of one topic each get every response. The
+   * handler is in place before any request sent after this call.
+   */
+  public ResponseHandler onResponse(String topic, Consumer<Message> handler) {
+    ResponseHandler r =
+        new ResponseHandler(
+            this, Objects.requireNonNull(topic, "topic"), Objects.requireNonNull(handler));
+    onLoop(() -> responseHandlers.add(r));
+    return r;
+  }
+
+  void removeResponseHandler(ResponseHandler r) {
+    onLoop(() -> responseHandlers.remove(r));
+  }
+
   /** Sends a prepared message as it is (for tools and tests that need exact control). */
   public void sendRaw(Message m) {
     onLoop(() -> out(m));
@@ -271,6 +301,10 @@ public final class FluxHandle implements AutoCloseable {
   }
 
   private void onResponse(Message m) {
+    if (m.matchtag() == 0) {
+      untracked(m);
+      return;
+    }
     Call c = calls.get(m.matchtag());
     if (c == null) {
       LOG.debug("response with unknown matchtag {} dropped: {}", m.matchtag(), m.topic());
@@ -305,6 +339,23 @@ public final class FluxHandle implements AutoCloseable {
       c.stream.doneFuture().complete(null);
     } else {
       c.stream.doneFuture().completeExceptionally(error(m));
+    }
+  }
+
+  private void untracked(Message m) {
+    boolean delivered = false;
+    for (ResponseHandler r : List.copyOf(responseHandlers)) {
+      if (r.topic().equals(m.topic())) {
+        delivered = true;
+        try {
+          r.deliver(m);
+        } catch (RuntimeException e) {
+          LOG.error("response handler of {} failed", r.topic(), e);
+        }
+      }
+    }
+    if (!delivered) {
+      LOG.debug("response without matchtag and without handler dropped: {}", m.topic());
     }
   }
 
@@ -504,6 +555,7 @@ public final class FluxHandle implements AutoCloseable {
     services.values().forEach(ServiceDispatcher::clear);
     services.clear();
     subscriptions.clear();
+    responseHandlers.clear();
   }
 
   /** Returns whether the handle is closed (by {@link #close()} or by the transport). */
