@@ -10,6 +10,16 @@ import java.util.function.Supplier;
  * ({@link ZmqHubListener}); its own services are handles attached in memory.
  */
 public final class Hub {
+  /**
+   * The event the hub publishes when a registered service disappears, by {@code service.remove} or
+   * because the client that registered it went away: {@code {"service": name}}, PRIVATE to the
+   * service owner's user (the instance owner sees all), published after the {@code
+   * <service>.disconnect} notices of that client. A Flux broker publishes no such event (its
+   * services are broker modules); clients of our hub subscribe to learn that a peer's service, such
+   * as {@code job-manager}, is gone even if they never sent it a request.
+   */
+  public static final String SERVICE_REMOVED = "service.removed";
+
   private final EventLoop loop;
   private final Router router = new Router();
   private final Supplier<String> ids;

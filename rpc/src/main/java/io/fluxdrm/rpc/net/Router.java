@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  * the sender's identity pushed and go to the peer that registered their service; responses pop the
  * top route to find their way back; {@code service.add/remove}, {@code event.subscribe/unsubscribe}
  * and {@code event.pub} are answered here; when a peer goes away its services are removed and
- * {@code <service>.disconnect} is sent to every service it used. Credentials are always stamped
- * from the peer (decision D16). Runs on the loop only.
+ * {@code <service>.disconnect} is sent to every service it used. Whenever a service disappears
+ * (removed, or its owner gone) the hub publishes {@link Hub#SERVICE_REMOVED} {@code {"service":
+ * name}}, after those disconnect notices. Credentials are always stamped from the peer (decision
+ * D16). Runs on the loop only.
  */
 final class Router {
   private static final Logger LOG = LoggerFactory.getLogger(Router.class);
@@ -79,6 +81,9 @@ final class Router {
                 .pushRoute(p.id());
         os.peer.send(d);
       }
+    }
+    for (String s : st.services) {
+      serviceRemoved(s, p.credentials());
     }
     LOG.debug("peer {} disconnected", p.id());
   }
@@ -198,6 +203,17 @@ final class Router {
     }
     serviceOwners.remove(name);
     reply(from, m, 0, null);
+    serviceRemoved(name, from.peer.credentials());
+  }
+
+  /**
+   * Publishes {@link Hub#SERVICE_REMOVED}: PRIVATE with the owner's credentials, so the instance
+   * owner's peers see every removal and a guest only those of its own services.
+   */
+  private void serviceRemoved(String name, Credentials owner) {
+    LOG.debug("service {} removed", name);
+    broadcast(
+        Hub.SERVICE_REMOVED, Flags.PRIVATE, Json.encode(Json.object().put("service", name)), owner);
   }
 
   private void subscribe(PeerState from, Message m) {
@@ -216,6 +232,10 @@ final class Router {
   private void publish(PeerState from, Message m) {
     ObjectNode o = m.json();
     String topic = stringField(o, "topic", "event.pub");
+    if (topic.equals(Hub.SERVICE_REMOVED)) {
+      throw new RpcException(
+          Errno.EPERM, "event.pub: /topic " + topic + " (expected: a topic the hub does not own)");
+    }
     int flags = o.path("flags").asInt(0);
     byte[] payload = null;
     if (o.has("payload")) {
@@ -225,8 +245,13 @@ final class Router {
         throw RpcException.proto("event.pub: /payload not base64 (expected: base64 string)");
       }
     }
+    int seq = broadcast(topic, flags, payload, from.peer.credentials());
+    reply(from, m, 0, Json.encode(Json.object().put("seq", seq)));
+  }
+
+  /** Sends an event to every subscriber it may reach; returns its sequence number. */
+  private int broadcast(String topic, int flags, byte[] payload, Credentials c) {
     int seq = ++eventSequence;
-    Credentials c = from.peer.credentials();
     Message ev =
         Message.event(topic, seq, payload)
             .withFlags(flags & Flags.PRIVATE, 0)
@@ -244,7 +269,7 @@ final class Router {
         }
       }
     }
-    reply(from, m, 0, Json.encode(Json.object().put("seq", seq)));
+    return seq;
   }
 
   private void reply(PeerState to, Message request, int errnum, Object payload) {

@@ -3,11 +3,13 @@ package io.fluxdrm.sched.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Flags;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.net.EventLoop;
 import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.net.Hub;
 import io.fluxdrm.rpc.net.RequestHandler;
 import io.fluxdrm.rpc.net.Service;
 import io.fluxdrm.rpc.net.ServiceRequest;
@@ -51,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * with {@code partial-ok} (each job's R from {@code kvs.lookup} when attached, from the {@link
  * StateStore} when standalone), then {@code job-manager.sched-ready}. Standalone, the job manager
  * is whichever client registers {@code job-manager}: the hello is retried until it is there, and
- * sent again after it disconnects (reported by the hub once it sent a {@code sched.*} request;
- * found by a {@code job-manager.ping} probe before that).
+ * sent again at once when the hub's {@link Hub#SERVICE_REMOVED} event says {@code job-manager} is
+ * gone (or when the hub reports the disconnect of a job manager that sent {@code sched.*}
+ * requests).
  *
  * <p>{@link #start} may be called from any thread; everything else runs on the handle's loop (the
  * handlers, the futures' continuations) and is not thread-safe otherwise.
@@ -93,10 +96,15 @@ public final class SchedService {
   private final Map<ReallocKey, ServiceRequest> reallocs = new HashMap<>();
   private final Set<String> jobManagers = new HashSet<>();
   private final CompletableFuture<Void> online = new CompletableFuture<>();
-  private boolean watching;
 
-  /** The hub's answer to a request for a service nobody registered. */
-  private static final String NO_JOB_MANAGER = "unknown service 'job-manager'";
+  /** The next hello, when one is waiting for its back-off. */
+  private EventLoop.Cancellable retryTimer;
+
+  /**
+   * Counts the link attempts given up: the answers of a hello or ready sent before the job manager
+   * left are ignored (they may never come, the hub does not fail requests to a departed peer).
+   */
+  private int linkGeneration;
 
   private record ReallocKey(String sender, long matchtag) {}
 
@@ -237,8 +245,12 @@ public final class SchedService {
                     core.pool().all().summary(),
                     options.queueDepth(),
                     options.realloc() ? "on" : "off");
-                started.complete(null);
-                hello(false);
+                watchJobManager()
+                    .whenComplete(
+                        (s, e) -> {
+                          started.complete(null);
+                          hello(false);
+                        });
               }
             });
     return started;
@@ -806,7 +818,16 @@ public final class SchedService {
   private void retryLater() {
     Duration wait = retry;
     retry = retry.multipliedBy(2).compareTo(retryMax) > 0 ? retryMax : retry.multipliedBy(2);
-    loop.schedule(wait, () -> hello(false));
+    if (retryTimer != null) {
+      retryTimer.cancel();
+    }
+    retryTimer =
+        loop.schedule(
+            wait,
+            () -> {
+              retryTimer = null;
+              hello(false);
+            });
   }
 
   /**
@@ -817,17 +838,24 @@ public final class SchedService {
     if (link != LinkState.OFFLINE || handle == null || handle.isClosed()) {
       return;
     }
+    if (retryTimer != null) {
+      retryTimer.cancel();
+      retryTimer = null;
+    }
     link = LinkState.HELLO;
+    int gen = linkGeneration;
     List<ObjectNode> jobs = new ArrayList<>();
     ObjectNode req = Json.object().put("partial-ok", true);
     handle.stream("job-manager.sched-hello", req, m -> jobs.add(m.json()), null)
         .done()
         .whenComplete(
             (v, err) -> {
-              if (err != null) {
+              if (gen != linkGeneration) {
+                LOG.debug("hello to a job manager that left: answer ignored");
+              } else if (err != null) {
                 linkFailed("job-manager.sched-hello", cause(err), fatal);
               } else {
-                rebuild(jobs, fatal);
+                rebuild(jobs, fatal, gen);
               }
             });
   }
@@ -849,45 +877,47 @@ public final class SchedService {
   }
 
   /**
-   * Standalone: while the job manager has sent no {@code sched.*} request (so the hub will not
-   * report its disconnect to us), probes it every {@code retryMax} with {@code job-manager.ping};
-   * the hub's "unknown service" answer means it left, and the hello starts again (D105).
+   * Standalone: subscribes to the hub's {@link Hub#SERVICE_REMOVED}, which tells when {@code
+   * job-manager} goes away, even a job manager that never sent a request (D121). A hub that refuses
+   * the subscription leaves only the disconnect reports (logged).
    */
-  private void watch() {
-    if (watching) {
-      return;
-    }
-    watching = true;
-    loop.schedule(retryMax, this::probe);
-  }
-
-  private void probe() {
-    watching = false;
-    if (link != LinkState.ONLINE || !jobManagers.isEmpty() || handle == null || handle.isClosed()) {
-      return;
-    }
-    handle
-        .rpc("job-manager.ping", Json.object())
+  private CompletableFuture<?> watchJobManager() {
+    return handle
+        .subscribe(Hub.SERVICE_REMOVED, this::serviceRemoved)
         .whenComplete(
-            (m, err) -> {
-              RpcException e = err == null ? null : asRpc(cause(err));
-              boolean gone =
-                  e != null
-                      && e.errnum() == Errno.ENOSYS
-                      && e.getMessage() != null
-                      && e.getMessage().startsWith(NO_JOB_MANAGER);
-              if (!gone) {
-                watch();
-              } else if (link == LinkState.ONLINE && jobManagers.isEmpty()) {
-                LOG.warn("job manager left before sending any request; hello again");
-                link = LinkState.OFFLINE;
-                retry = retryMin;
-                hello(false);
+            (s, err) -> {
+              if (err != null) {
+                LOG.warn(
+                    "event.subscribe {}: {}; a job manager that leaves before any request will"
+                        + " not be noticed",
+                    Hub.SERVICE_REMOVED,
+                    asRpc(cause(err)).getMessage());
               }
             });
   }
 
-  private void rebuild(List<ObjectNode> jobs, boolean fatal) {
+  private void serviceRemoved(Message ev) {
+    String name;
+    try {
+      name = ev.json().path("service").asText("");
+    } catch (RpcException e) {
+      LOG.warn("{}: {}", Hub.SERVICE_REMOVED, e.getMessage());
+      return;
+    }
+    if (!name.equals("job-manager") || (ev.rolemask() & Flags.ROLE_OWNER) == 0) {
+      return;
+    }
+    if (link == LinkState.OFFLINE && retryTimer == null) {
+      return; // no hello sent nor waiting: nothing to start again
+    }
+    LOG.warn("job manager left ({} {}), hello again", Hub.SERVICE_REMOVED, name);
+    linkGeneration++;
+    link = LinkState.OFFLINE;
+    retry = retryMin;
+    hello(false);
+  }
+
+  private void rebuild(List<ObjectNode> jobs, boolean fatal, int gen) {
     List<CompletableFuture<SchedEvent.RunningJob>> found = new ArrayList<>();
     List<Decision> failed = new ArrayList<>();
     for (ObjectNode j : jobs) {
@@ -933,6 +963,9 @@ public final class SchedService {
     CompletableFuture.allOf(found.toArray(CompletableFuture[]::new))
         .whenComplete(
             (v, err) -> {
+              if (gen != linkGeneration) {
+                return;
+              }
               List<SchedEvent.RunningJob> running = new ArrayList<>();
               for (CompletableFuture<SchedEvent.RunningJob> f : found) {
                 SchedEvent.RunningJob rj = f.join();
@@ -944,7 +977,7 @@ public final class SchedService {
               reallocs.clear();
               execute(failed, null, null);
               execute(core.handle(new SchedEvent.Hello(running), clock.getAsDouble()), null, null);
-              ready(fatal);
+              ready(fatal, gen);
             });
   }
 
@@ -968,7 +1001,7 @@ public final class SchedService {
     return CompletableFuture.completedFuture(r);
   }
 
-  private void ready(boolean fatal) {
+  private void ready(boolean fatal, int gen) {
     ObjectNode p = Json.object().put("mode", options.queueDepth().mode());
     if (!options.queueDepth().isUnlimited()) {
       p.put("limit", options.queueDepth().limit());
@@ -977,15 +1010,15 @@ public final class SchedService {
         .rpc("job-manager.sched-ready", p)
         .whenComplete(
             (m, err) -> {
+              if (gen != linkGeneration) {
+                return;
+              }
               if (err != null) {
                 linkFailed("job-manager.sched-ready", cause(err), fatal);
                 return;
               }
               link = LinkState.ONLINE;
               retry = retryMin;
-              if (mode == Mode.STANDALONE) {
-                watch();
-              }
               LOG.info(
                   "ready: {} queue-depth={} count={}",
                   mode == Mode.ATTACHED ? "attached" : "standalone",

@@ -1,0 +1,144 @@
+package io.fluxdrm.sched.service;
+
+import static io.fluxdrm.sched.service.SchedFixture.answer;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.net.Credentials;
+import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.net.Service;
+import io.fluxdrm.rpc.net.ServiceRequest;
+import io.fluxdrm.rset.ResourceSet;
+import io.fluxdrm.sched.SchedulerOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The standalone scheduler's link to its job manager when the job manager goes away: the hub's
+ * {@code service.removed} event makes it say hello to the next one at once (D121).
+ */
+@Timeout(10)
+class JobManagerLinkServiceTest {
+  /** The fixture's shortest hello back-off. */
+  private static final Duration RETRY_MIN = Duration.ofMillis(100);
+
+  private SchedFixture fx;
+
+  @AfterEach
+  void invariants() {
+    if (fx != null && fx.svc.core() != null) {
+      fx.checkInvariants();
+    }
+  }
+
+  private FakeJobManager unregistered() {
+    return new FakeJobManager(fx.hub.attach(Credentials.owner(SchedFixture.OWNER)));
+  }
+
+  private long elapsedMillis(long since) {
+    return (fx.loop.nanoTime() - since) / 1_000_000;
+  }
+
+  @ParameterizedTest(name = "first job manager sent requests: {0}")
+  @ValueSource(booleans = {false, true})
+  void jobManager_replacedWithinMilliseconds_newOneGetsHello(boolean sentRequests) {
+    fx = new SchedFixture(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    FakeJobManager jm = fx.jobManager();
+    fx.start();
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
+    CompletableFuture<Message> a1 = null;
+    if (sentRequests) {
+      a1 = jm.alloc(1, FakeJobManager.nodes(1, 1, 2));
+      jm.alloc(2, FakeJobManager.nodes(2, 1, 2));
+      fx.settle();
+      assertThat(fx.svc.core().pendingAllocs()).hasSize(1);
+    }
+    FakeJobManager jm2 = unregistered();
+    if (sentRequests) {
+      jm2.runningJob(1, null);
+    }
+    long t0 = fx.loop.nanoTime();
+    jm.h.close();
+    CompletableFuture<Void> reg = jm2.register();
+    fx.settle();
+    fx.advance(RETRY_MIN);
+    assertThat(reg).isCompleted();
+    assertThat(elapsedMillis(t0)).isLessThanOrEqualTo(RETRY_MIN.toMillis());
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
+    assertThat(jm2.hellos).isEqualTo(1);
+    assertThat(jm2.readies).hasSize(1);
+    assertThat(fx.svc.core().pendingAllocs()).isEmpty();
+    if (sentRequests) {
+      assertThat(fx.svc.core().pool().allocated().summary())
+          .isEqualTo(ResourceSet.fromJson(answer(a1).get("R")).summary());
+    } else {
+      assertThat(fx.svc.core().pool().allocated().isEmpty()).isTrue();
+    }
+    fx.checkInvariants();
+    CompletableFuture<Message> b = jm2.alloc(3, FakeJobManager.slots(1, 1, 0));
+    fx.settle();
+    assertThat(answer(b).get("type").asInt()).isZero();
+  }
+
+  @Test
+  void jobManager_leavesDuringHello_helloSentAgainToTheNextOne() {
+    fx = new SchedFixture(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    List<ServiceRequest> held = new ArrayList<>();
+    FluxHandle silent = fx.hub.attach(Credentials.owner(SchedFixture.OWNER));
+    silent.register(Service.builder("job-manager").onStreaming("sched-hello", held::add).build());
+    fx.settle();
+    fx.start();
+    assertThat(held).hasSize(1);
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.HELLO);
+    silent.close();
+    FakeJobManager jm2 = unregistered();
+    jm2.register();
+    fx.settle();
+    fx.advance(RETRY_MIN);
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
+    assertThat(jm2.hellos).isEqualTo(1);
+    assertThat(jm2.readies).hasSize(1);
+  }
+
+  @Test
+  void jobManager_leavesAndNoneComes_offlineAndHelloRetriedUntilOneRegisters() {
+    fx = new SchedFixture(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    FakeJobManager jm = fx.jobManager();
+    fx.start();
+    jm.h.close();
+    fx.settle();
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
+    fx.advance(Duration.ofSeconds(5));
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
+    FakeJobManager jm2 = fx.jobManager();
+    fx.advance(Duration.ofSeconds(1));
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
+    assertThat(jm2.hellos).isEqualTo(1);
+  }
+
+  @Test
+  void serviceRemoved_otherServices_linkUnchangedAndNoSecondHello() {
+    fx = new SchedFixture(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    FakeJobManager jm = fx.jobManager();
+    fx.start();
+    FluxHandle guest = fx.user(1000);
+    guest.register(Service.builder("1000-tool").build());
+    FluxHandle other = fx.hub.attach(Credentials.owner(SchedFixture.OWNER));
+    other.register(Service.builder("job-manager-helper").build());
+    fx.settle();
+    guest.close();
+    other.close();
+    fx.settle();
+    fx.advance(Duration.ofSeconds(5));
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
+    assertThat(jm.hellos).isEqualTo(1);
+    assertThat(jm.readies).hasSize(1);
+  }
+}
