@@ -38,10 +38,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The job manager's mediation of RFC 51 (seed 004) over RFC 27: it registers {@code job-manager}
  * and serves the scheduler's {@code sched-hello} (one response per job holding resources, with its
- * R, then ENODATA) and {@code sched-ready}; it submits jobs with {@code sched.alloc}; it passes the
- * shell's {@code job-manager.realloc} on as {@code sched.realloc}, applies the answer to the job's
- * R and eventlog, and answers the shell; {@code job-manager.release} after a granted shrink becomes
- * {@code sched.free {final: false}}; {@link #finish} becomes {@code sched.free {final: true}}.
+ * R, then ENODATA) and {@code sched-ready}; it submits jobs with {@code sched.alloc} as flux-core's
+ * job manager does (matchtag 0; ANNOTATE, SUCCESS, DENY or CANCEL responses correlated by job id,
+ * annotations merged and kept; an error response or the scheduler's disconnect takes the interface
+ * down until the next hello); it passes the shell's {@code job-manager.realloc} on as {@code
+ * sched.realloc}, applies the answer to the job's R and eventlog, and answers the shell; {@code
+ * job-manager.release} after a granted shrink becomes {@code sched.free {final: false}}; {@link
+ * #finish} becomes {@code sched.free {final: true}}.
  *
  * <p>Every change is written to the job's eventlog ({@code <dir>/<jobid>.eventlog}, decision D8)
  * before anyone is told about it; a job manager built on a directory with eventlogs starts from
@@ -49,8 +52,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>All state lives on the handle's loop: {@link #submit}, {@link #register} and {@link #finish}
  * may be called from any thread (the work runs on the loop); the accessors ({@link #jobR}, {@link
- * #releasing}, {@link #pendingReallocs}, {@link #schedulerOnline}) read that state and belong on
- * the loop's thread, or to tests driving a manual loop.
+ * #releasing}, {@link #annotations}, {@link #pendingReallocs}, {@link #schedulerOnline}) read that
+ * state and belong on the loop's thread, or to tests driving a manual loop.
  */
 public final class JobManager {
   private static final Logger LOG = LoggerFactory.getLogger(JobManager.class);
