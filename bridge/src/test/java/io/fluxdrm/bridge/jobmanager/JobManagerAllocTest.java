@@ -311,4 +311,26 @@ class JobManagerAllocTest {
         .isEqualTo("{\"sched\":{\"resource_summary\":\"rank0/core[0-3]\"}}");
     f.checkAgree(idb);
   }
+
+  @ParameterizedTest(name = "{0} + {1} = {2}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          {}                                  | {"sched":{"a":1}}              | {"sched":{"a":1}}
+          {"sched":{"a":1}}                   | {"sched":{"b":2}}              | {"sched":{"a":1,"b":2}}
+          {"sched":{"a":1}}                   | {"sched":{"a":null}}           | {}
+          {"sched":{"a":1},"user":{"x":"y"}}  | {"sched":null}                 | {"user":{"x":"y"}}
+          {"sched":{"a":{"b":1}}}             | {"sched":{"a":{"b":null}}}     | {}
+          {"sched":{"a":{"b":1}}}             | {"sched":{"a":5}}              | {"sched":{"a":5}}
+          {"sched":{"a":5}}                   | {"sched":{"a":{"b":1}}}        | {"sched":{"a":{"b":1}}}
+          {}                                  | {"sched":{"a":null}}           | {}
+          {"sched":{"a":1}}                   | {"sched":{}}                   | {"sched":{"a":1}}
+          """)
+  void mergeAnnotations_rfc27Rules_nullDeletesEmptyObjectsGo(
+      String before, String update, String after) {
+    ObjectNode into = (ObjectNode) parse(before);
+    JobManager.mergeAnnotations(into, (ObjectNode) parse(update));
+    assertThat(into.toString()).isEqualTo(after);
+  }
 }
