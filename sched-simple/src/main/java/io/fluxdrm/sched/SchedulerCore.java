@@ -575,18 +575,39 @@ public final class SchedulerCore {
     }
   }
 
-  /** Serves the realloc FIFO; false when its head must wait. */
+  /**
+   * Serves the realloc FIFO; false when its head must wait. Behind a waiting head, requests that
+   * only shrink are decided at once (D142): they take nothing from the pool, so they cannot get
+   * ahead of anyone, and holding them back could keep the waiting grow from ever getting the
+   * resources they give up.
+   */
   private boolean serveReallocs(double now, List<Decision> out) {
     while (!reallocs.isEmpty()) {
       Map.Entry<ReallocKey, PendingRealloc> head = reallocs.entrySet().iterator().next();
       Decision d = decideRealloc(head.getValue(), now);
       if (d == null) {
+        serveShrinksBehindWaitingHead(now, out);
         return false;
       }
       reallocs.remove(head.getKey());
       out.add(d);
     }
     return true;
+  }
+
+  private void serveShrinksBehindWaitingHead(double now, List<Decision> out) {
+    for (Iterator<PendingRealloc> it = reallocs.values().iterator(); it.hasNext(); ) {
+      PendingRealloc p = it.next();
+      if (p.request().specAdd() != null) {
+        continue;
+      }
+      Decision d = decideRealloc(p, now);
+      if (d == null) {
+        throw new IllegalStateException("a shrink cannot wait");
+      }
+      it.remove();
+      out.add(d);
+    }
   }
 
   private void serveAllocs(double now, List<Decision> out) {

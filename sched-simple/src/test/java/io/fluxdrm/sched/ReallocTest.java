@@ -253,6 +253,21 @@ class ReallocTest {
     assertThat(ids).as("alloc ids are given in arrival order").containsExactly(1L, 2L);
   }
 
+  @Test
+  void shrink_behindWaitingGrow_decidedAtOnceAndItsNodesGoToTheGrow() {
+    Harness h = new Harness(Harness.pool(4, 1, 0), SchedulerOptions.defaults());
+    h.run(
+        """
+        alloc 1 n=1   | success 1 rank0/core0 | rank[1-3]/core0
+        alloc 2 n=3   | success 2 rank[1-3]/core0 |
+        grow 1 1 n=1  |  |
+        shrink 2 2 n=1 | realloc 2 tag 2 SUCCESS sub rank3/core0 |
+        pfree 2 3     | freed 2 rank3/core0; realloc 1 tag 1 SUCCESS add rank3/core0 |
+        """);
+    assertThatPool(h.core.pool()).holds(1, "rank[0,3]/core0").holds(2, "rank[1-2]/core0");
+    assertThat(h.core.pendingReallocs()).isZero();
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
