@@ -61,6 +61,10 @@ class ChainEndToEndTest {
   /** Jobs A and B started in {@code f}, A's application attached. */
   private void jobs(JmFixture f) {
     c = new ChainFixture(f);
+    shells();
+  }
+
+  private void shells() {
     a = c.shell(JobManagerReplayProvider.JOB_A, ALICE);
     b = c.shell(JobManagerReplayProvider.JOB_B, BOB);
     assertThat(a.id).isEqualTo(JobManagerReplayProvider.JOB_A);
@@ -68,23 +72,10 @@ class ChainEndToEndTest {
     app = c.app(a);
   }
 
-  /**
-   * Jobs A and B registered with the job manager before the scheduler starts with {@code o}: the
-   * same world as the replay providers'.
-   */
+  /** The replay providers' world with a scheduler of options {@code o}. */
   private void world(SchedulerOptions o) {
-    JmFixture f = new JmFixture(dir).startJobManager();
-    register(f);
-    jobs(f.startScheduler(JmFixture.pool(4, 4), o));
-  }
-
-  private static void register(JmFixture f) {
-    ResourceSet pool = JmFixture.pool(4, 4);
-    CompletableFuture<Long> ra = f.jm.register(1, ALICE, pool.copyRanks(IdSet.of(0)));
-    CompletableFuture<Long> rb = f.jm.register(2, BOB, pool.copyRanks(IdSet.of(1)));
-    f.settle();
-    assertThat(ra).isCompleted();
-    assertThat(rb).isCompleted();
+    c = ChainFixture.registered(dir, o);
+    shells();
   }
 
   private void standard() {
@@ -225,7 +216,7 @@ class ChainEndToEndTest {
   void grow_rfc27OnlyScheduler_enosysNotSupported() {
     List<ObjectNode> frees = new ArrayList<>();
     JmFixture f = new JmFixture(dir).startJobManager();
-    register(f);
+    ChainFixture.register(f);
     CompletableFuture<Void> up =
         f.hub.attach(Credentials.owner(JmFixture.OWNER)).register(rfc27Only(frees));
     f.settle();

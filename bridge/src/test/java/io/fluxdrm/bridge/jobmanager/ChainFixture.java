@@ -77,6 +77,27 @@ final class ChainFixture {
     return new ChainFixture(JmFixture.started(dir, 4, 4));
   }
 
+  /**
+   * The replay providers' world: job 1 of ALICE on node0 and job 2 of BOB on node1 registered with
+   * the job manager before the scheduler (options {@code o}) starts over four nodes of four cores;
+   * no shell started yet.
+   */
+  static ChainFixture registered(java.nio.file.Path dir, io.fluxdrm.sched.SchedulerOptions o) {
+    JmFixture f = new JmFixture(dir).startJobManager();
+    register(f);
+    return new ChainFixture(f.startScheduler(JmFixture.pool(4, 4), o));
+  }
+
+  /** Registers job 1 of ALICE on node0 and job 2 of BOB on node1. */
+  static void register(JmFixture f) {
+    ResourceSet pool = JmFixture.pool(4, 4);
+    CompletableFuture<Long> ra = f.jm.register(1, JmFixture.ALICE, pool.copyRanks(IdSet.of(0)));
+    CompletableFuture<Long> rb = f.jm.register(2, JmFixture.BOB, pool.copyRanks(IdSet.of(1)));
+    f.settle();
+    assertThat(ra).isCompleted();
+    assertThat(rb).isCompleted();
+  }
+
   /** A clock that follows the fixture's manual loop, for transcripts. */
   Clock clock() {
     return new Clock() {
