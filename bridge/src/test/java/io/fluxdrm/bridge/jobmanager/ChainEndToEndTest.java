@@ -315,6 +315,73 @@ class ChainEndToEndTest {
     goldens("shrink-scheduler-chooses", JM_WORLD, PMIX_WORLD);
   }
 
+  /** An answer of a fake scheduler: SUCCESS with the given deltas (ranks of the pool, or null). */
+  private static ObjectNode success(long allocId, String add, String sub) {
+    ObjectNode o = Json.object().put("alloc_id", allocId).put("type", 0);
+    ResourceSet pool = JmFixture.pool(4, 4);
+    if (add != null) {
+      o.set("R_delta_add", pool.copyRanks(IdSet.parse(add)).toJson());
+    }
+    if (sub != null) {
+      o.set("R_delta_sub", pool.copyRanks(IdSet.parse(sub)).toJson());
+    }
+    return o;
+  }
+
+  @Test
+  void grow_schedulerTakesBackOnItsOwn_d13AppliedAsReleaseFreedFinalFalse() {
+    // sched-simple never takes back on its own: a scheduler that does (D13), answering in turn
+    List<ObjectNode> answers =
+        new ArrayList<>(
+            List.of(success(7, "2", "0"), success(8, "3", null), success(9, null, "3")));
+    List<ObjectNode> frees = new ArrayList<>();
+    JmFixture f = new JmFixture(dir).startJobManager();
+    ChainFixture.register(f);
+    Service sched =
+        Service.builder("sched")
+            .on("free", req -> frees.add(req.json()))
+            .on("realloc", req -> req.respond(answers.remove(0)))
+            .build();
+    CompletableFuture<Void> up = f.hub.attach(Credentials.owner(JmFixture.OWNER)).register(sched);
+    f.settle();
+    assertThat(up).isCompleted();
+    jobs(f);
+    // a grow granted node2 while the scheduler takes node0 back
+    PmixAnswer swap = done(askA(AllocDirective.NEW, nodes(1), reqId("swap")));
+    assertThat(swap.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(info(swap, PmixKey.PMIX_ALLOC_ID)).isEqualTo("7");
+    assertThat(info(swap, PmixKey.PMIX_ALLOC_NODE_LIST)).isEqualTo("node2:4");
+    assertThat(a.plugin.releasing().summary()).isEqualTo("rank0/core[0-3]");
+    assertThat(frees).as("nothing freed before the tasks left (D7)").isEmpty();
+    assertThat(c.tasksExited(a, IdSet.of(0))).isCompleted();
+    assertThat(frees).hasSize(1);
+    assertThat(frees.get(0).get("final").asBoolean()).isFalse();
+    assertThat(ResourceSet.fromJson(frees.get(0).get("R")).summary()).isEqualTo("rank0/core[0-3]");
+    assertThat(c.f.jm.jobR(a.id).orElseThrow().summary()).isEqualTo("rank2/core[0-3]");
+    // a grow that only takes back: nothing granted (D134), the reservation it emptied is gone
+    assertThat(info(done(askA(AllocDirective.NEW, nodes(1))), PmixKey.PMIX_ALLOC_ID))
+        .isEqualTo("8");
+    PmixAnswer taken = done(askA(AllocDirective.EXTEND, allocId("8"), nodes(1)));
+    assertThat(taken.status()).isEqualTo(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE);
+    assertThat(taken.message())
+        .isEqualTo("nothing granted; the scheduler took back rank3/core[0-3]");
+    assertThat(a.pmix.reservations()).containsOnlyKeys("7");
+    assertThat(c.tasksExited(a, IdSet.of(3))).isCompleted();
+    assertThat(frees).hasSize(2);
+    assertThat(c.f.eventNames(a.id))
+        .containsExactly(
+            "submit",
+            "alloc",
+            "resource-update",
+            "resource-update",
+            "release",
+            "resource-update",
+            "resource-update",
+            "release");
+    assertThat(answers).isEmpty();
+    c.check();
+  }
+
   @Test
   void grow_severalJobsAtOnce_fifoGrantsWhatFitsRestWaits() {
     standard();
