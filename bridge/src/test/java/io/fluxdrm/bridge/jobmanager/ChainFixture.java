@@ -202,6 +202,15 @@ final class ChainFixture {
         .orElseThrow(() -> new AssertionError(key + " not in " + a.infos()));
   }
 
+  /** The value of {@code key} in an answer's infos, or null. */
+  static String optional(PmixAnswer a, String key) {
+    return a.infos().stream()
+        .filter(i -> i.key().equals(key))
+        .map(i -> String.valueOf(i.value()))
+        .findFirst()
+        .orElse(null);
+  }
+
   /** The tasks of {@code j} on {@code ranks} have exited; the loop runs. */
   CompletableFuture<ResourceSet> tasksExited(Job j, IdSet ranks) {
     CompletableFuture<ResourceSet> r = j.plugin.tasksExited(ranks);
