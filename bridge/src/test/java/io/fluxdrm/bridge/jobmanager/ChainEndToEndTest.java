@@ -44,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the Java API; the pool is four nodes of four cores. Every test ends with {@link
  * ChainFixture#check()} (conservation, agreement, D8 eventlogs) and checks its golden transcripts:
  * the job manager's endpoint replayed against a fresh job manager world, and, where job A's answers
- * do not depend on another job, job A's shell endpoint replayed against a fresh {@code pmix} world.
+ * do not depend on another job, job A's shell endpoint replayed against a fresh {@code pmix} world
+ * (the facade's requests) and against a fresh job manager world (the shell's own requests).
  */
 @Timeout(30)
 class ChainEndToEndTest {
@@ -91,7 +92,11 @@ class ChainEndToEndTest {
       ChainGoldens.check(name + ".job-manager", c.jmTranscript(), jmWorld);
     }
     if (pmixWorld != null) {
-      ChainGoldens.check(name + ".pmix", a.transcript(), pmixWorld);
+      Path golden = ChainGoldens.check(name + ".pmix", a.transcript(), pmixWorld);
+      if (jmWorld != null) {
+        // the same endpoint seen from the other side: the shell's requests to the job manager
+        ChainGoldens.replays(golden, jmWorld);
+      }
     }
   }
 
@@ -260,6 +265,23 @@ class ChainEndToEndTest {
     assertThat(info(again, PmixKey.PMIX_ALLOC_NODE_LIST)).isEqualTo("node2:4,node3:4");
     c.check();
     goldens("req-cancel", JM_WORLD, PMIX_WORLD);
+  }
+
+  @Test
+  void rfc6Cancel_waitingGrowOverRpc_answeredJobCanceled() {
+    standard();
+    CompletableFuture<PmixAnswer> grow = askA(AllocDirective.NEW, nodes(3), reqId("rpc"));
+    assertThat(grow).isNotDone();
+    // the application's first RPC on a fresh handle has matchtag 1
+    app.send(a.pmix.serviceName() + ".cancel", Json.object().put("matchtag", 1));
+    c.f.settle();
+    PmixAnswer ans = done(grow);
+    assertThat(ans.status()).isEqualTo(PmixStatus.PMIX_ERR_JOB_CANCELED);
+    assertThat(info(ans, PmixKey.PMIX_ALLOC_REQ_ID)).isEqualTo("rpc");
+    assertThat(c.f.sched.core().pendingReallocs()).isZero();
+    assertThat(a.pmix.pendingRequests()).isZero();
+    assertThat(c.f.eventNames(a.id)).containsExactly("submit", "alloc");
+    c.check();
   }
 
   @Test
@@ -451,6 +473,8 @@ class ChainEndToEndTest {
     assertThat(info(rel, PmixKey.PMIX_ALLOC_ID)).isEqualTo(res);
     c.check();
     // job A's endpoint through the restart replays against a world that never restarted
+    // (not against the job manager's world as a client: job B's grow between took an alloc_id
+    // that job A's job-manager answers show)
     ChainGoldens.check("restart-mid-flight.pmix", a.transcript(), PMIX_WORLD);
   }
 

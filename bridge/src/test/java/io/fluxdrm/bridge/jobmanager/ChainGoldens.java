@@ -58,4 +58,11 @@ final class ChainGoldens {
     assertThat(g.responses()).as("%s: responses", name).isEqualTo(fresh.responses());
     return golden;
   }
+
+  /** Checks that {@code golden} replays against {@code world} (whichever endpoint it matches). */
+  static void replays(Path golden, ServiceFactory world) {
+    ReplayResult r = Replay.run(Transcript.read(golden), world, NORMALISATIONS);
+    assertThat(r.same()).as("%s replays:\n%s", golden.getFileName(), r.unifiedDiff()).isTrue();
+    assertThat(r.requests()).as("%s: requests replayed", golden.getFileName()).isPositive();
+  }
 }
