@@ -108,23 +108,29 @@ class PmixAllocatorBadInputTest {
             PmixStatus.PMIX_ERR_BAD_PARAM,
             "pmix.alloc.time \"1:2:3:4:5:6\": 6 fields (expected: at most 5"),
         Arguments.of(
-            "release of a node the job does not hold",
+            "B12 release of a node the job does not hold",
             AllocDirective.RELEASE.code(),
             List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node3")),
             PmixStatus.PMIX_ERR_NOT_FOUND,
             "pmix.alloc.nlist \"node3\""),
         Arguments.of(
-            "release of an unknown reservation",
+            "B10/B7 release of an unknown reservation",
             AllocDirective.RELEASE.code(),
             List.of(Info.of(PmixKey.PMIX_ALLOC_ID, "77")),
             PmixStatus.PMIX_ERR_NOT_FOUND,
             "pmix.alloc.id \"77\": not an allocation of job 1 (expected: one of [1])"),
         Arguments.of(
-            "extend of an unknown reservation",
+            "B7 extend of an unknown reservation",
             AllocDirective.EXTEND.code(),
             List.of(n1, Info.of(PmixKey.PMIX_ALLOC_ID, "77")),
             PmixStatus.PMIX_ERR_NOT_FOUND,
             "pmix.alloc.id \"77\": not an allocation of job 1"),
+        Arguments.of(
+            "B13 release naming nothing",
+            AllocDirective.RELEASE.code(),
+            List.of(),
+            PmixStatus.PMIX_ERR_NOT_FOUND,
+            "PMIX_ALLOC_RELEASE: names nothing to release"),
         Arguments.of(
             "release of every node",
             AllocDirective.RELEASE.code(),
@@ -250,6 +256,26 @@ class PmixAllocatorBadInputTest {
     assertThat(ans.status()).isEqualTo(PmixStatus.PMIX_ERR_NO_PERMISSIONS);
     assertThat(ans.message()).contains("user 1001 may not act on job 1");
     assertThat(pmix.reservations()).isEmpty();
+    nothingChanged();
+  }
+
+  @Test
+  void b8_extendOfAnotherJobsReservation_notFoundNoChange() {
+    start();
+    ChainFixture.Job b = c.jobs.get(1);
+    String aRes = reservations.keySet().iterator().next();
+    String bLog = c.f.eventlogText(b.id);
+    CompletableFuture<PmixAnswer> f =
+        b.pmix.allocationRequest(
+            AllocDirective.EXTEND, List.of(ChainFixture.nodes(1), ChainFixture.allocId(aRes)));
+    PmixAnswer ans = done(f);
+    // a job sees only its own reservations (D131): another's id is not found, not disclosed
+    assertThat(ans.status()).isEqualTo(PmixStatus.PMIX_ERR_NOT_FOUND);
+    assertThat(ans.message())
+        .isEqualTo(
+            "pmix.alloc.id \"" + aRes + "\": not an allocation of job 2 (expected: one of [])");
+    c.f.settle();
+    assertThat(c.f.eventlogText(b.id)).isEqualTo(bLog);
     nothingChanged();
   }
 
