@@ -147,6 +147,11 @@ public final class ShellPlugin {
     return jobId;
   }
 
+  /** The job's user. */
+  public int userid() {
+    return userid;
+  }
+
   /**
    * Registers the shell service on {@code h}, which also carries the requests to the job manager.
    */
@@ -155,8 +160,11 @@ public final class ShellPlugin {
     return h.register(service());
   }
 
-  /** Uses {@code h} for the requests to the job manager; {@link #service()} may be registered. */
-  void attach(FluxHandle h) {
+  /**
+   * Uses {@code h} for the requests to the job manager without registering anything on it; {@link
+   * #service()} is then registered by the caller, possibly on another handle (a replay's hub).
+   */
+  public void attach(FluxHandle h) {
     this.handle = Objects.requireNonNull(h, "handle");
     this.loop = h.loop();
     h.tap(this::tapped);
@@ -179,8 +187,8 @@ public final class ShellPlugin {
     }
   }
 
-  /** The shell service bound to this plugin. */
-  Service service() {
+  /** The shell service bound to this plugin (after {@link #attach}), for the caller to register. */
+  public Service service() {
     return Service.builder(serviceName)
         .on("realloc", this::serveRealloc)
         .on("realloc_cancel", this::serveReallocCancel)

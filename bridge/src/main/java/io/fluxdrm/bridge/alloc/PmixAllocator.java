@@ -1,0 +1,430 @@
+package io.fluxdrm.bridge.alloc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.bridge.pmix.AllocDirective;
+import io.fluxdrm.bridge.pmix.Info;
+import io.fluxdrm.bridge.pmix.InfoCodec;
+import io.fluxdrm.bridge.pmix.PmixException;
+import io.fluxdrm.bridge.pmix.PmixKey;
+import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.bridge.translate.AnswerTranslator;
+import io.fluxdrm.bridge.translate.JobView;
+import io.fluxdrm.bridge.translate.PmixAnswer;
+import io.fluxdrm.bridge.translate.RequestTranslator;
+import io.fluxdrm.bridge.translate.TranslateException;
+import io.fluxdrm.bridge.translate.Translation;
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.net.Service;
+import io.fluxdrm.rpc.net.ServiceRequest;
+import io.fluxdrm.rset.ResourceSet;
+import io.fluxdrm.rset.RsetException;
+import io.fluxdrm.shell.Answer;
+import io.fluxdrm.shell.ShellException;
+import io.fluxdrm.shell.ShellPlugin;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code PMIx_Allocation_request(directive, info[])} for one job, over its {@link ShellPlugin}.
+ *
+ * <p>A request is translated per D9 ({@link RequestTranslator}); a refusal is answered at once with
+ * its PMIx status and the plugin is not called. NEW, EXTEND and RELEASE go to {@link
+ * ShellPlugin#realloc}; the plugin's {@link Answer} is mapped per D10 ({@link AnswerTranslator}).
+ * The facade keeps the requester side's maps (D80):
+ *
+ * <ul>
+ *   <li>{@code PMIX_ALLOC_REQ_ID} → the pending request with that label. {@code
+ *       PMIX_ALLOC_REQ_CANCEL} of a pending label cancels it through {@link
+ *       ShellPlugin#reallocCancel} and is answered {@code PMIX_SUCCESS}; the cancelled request is
+ *       then answered {@code PMIX_ERR_JOB_CANCELED} (or whatever the scheduler decided first). A
+ *       label that is not pending gives {@code PMIX_ERR_NOT_FOUND}; a second request with a label
+ *       still pending gives {@code PMIX_ERR_EXISTS} (D130).
+ *   <li>{@code PMIX_ALLOC_ID} → the resources its grant added, not given back yet: the job's
+ *       reservations. A NEW, or an EXTEND of the job's initial allocation, opens a reservation
+ *       named by the grant's {@code alloc_id}; an EXTEND naming a reservation adds to it; any
+ *       resources taken back (RELEASE, or a scheduler-initiated shrink, D13) leave every
+ *       reservation at once, and an emptied reservation is gone (D131, D132).
+ * </ul>
+ *
+ * <p>The same call is served over RPC as {@code <uid>-pmix-<f58plain jobid>.allocation-request}
+ * with payload {@code {"directive": n, "info": [...]}} ({@link InfoCodec} JSON) and answer {@code
+ * {"status": s, "info": [...], "message"?: text}} (D133). Only the job's user or the instance owner
+ * may call it (EPERM otherwise, D114); a malformed envelope gets EPROTO; an info array that does
+ * not decode is a PMIx answer {@code PMIX_ERR_BAD_PARAM}.
+ *
+ * <p>The facade reads the plugin's view of the job's R, so requests belong on the plugin's loop
+ * thread (the RPC service runs there), or to tests driving a manual loop.
+ */
+public final class PmixAllocator {
+  private static final Logger LOG = LoggerFactory.getLogger(PmixAllocator.class);
+
+  /** The method of the RPC service. */
+  public static final String METHOD = "allocation-request";
+
+  private static final Set<String> KEYS = Set.of("directive", "info");
+
+  private final ShellPlugin plugin;
+  private final String serviceName;
+  private final Map<String, Pending> byReqId = new LinkedHashMap<>();
+  private final List<Pending> pending = new ArrayList<>();
+  private final Map<String, ResourceSet> reservations = new LinkedHashMap<>();
+
+  /** A request forwarded to the plugin and not answered yet. */
+  private static final class Pending {
+    final String reqId;
+    final ServiceRequest req;
+    CompletableFuture<Answer> realloc;
+
+    Pending(String reqId, ServiceRequest req) {
+      this.reqId = reqId;
+      this.req = req;
+    }
+  }
+
+  private PmixAllocator(ShellPlugin plugin) {
+    this.plugin = plugin;
+    String shell = ShellPlugin.serviceName(plugin.userid(), plugin.jobId());
+    String prefix = Integer.toUnsignedString(plugin.userid()) + "-shell-";
+    this.serviceName =
+        Integer.toUnsignedString(plugin.userid()) + "-pmix-" + shell.substring(prefix.length());
+  }
+
+  /**
+   * The facade of the job whose shell plugin is {@code plugin} (started, or attached, before the
+   * first request).
+   */
+  public static PmixAllocator create(ShellPlugin plugin) {
+    return new PmixAllocator(Objects.requireNonNull(plugin, "plugin"));
+  }
+
+  /** The RPC service name: {@code <uid>-pmix-<f58plain jobid>}. */
+  public String serviceName() {
+    return serviceName;
+  }
+
+  /** Registers the RPC service on {@code h} (a guest may register its own {@code <uid>-} names). */
+  public CompletableFuture<Void> start(FluxHandle h) {
+    return h.register(service());
+  }
+
+  /** The RPC service, for the caller to register. */
+  public Service service() {
+    return Service.builder(serviceName)
+        .on(METHOD, this::serve)
+        .onCancel(this::canceled)
+        .onDisconnect(this::disconnected)
+        .build();
+  }
+
+  /** The job's reservations: {@code PMIX_ALLOC_ID} → the resources still held from its grants. */
+  public synchronized Map<String, ResourceSet> reservations() {
+    return Collections.unmodifiableMap(new LinkedHashMap<>(reservations));
+  }
+
+  /** The labels ({@code PMIX_ALLOC_REQ_ID}) of the requests waiting for an answer. */
+  public synchronized Set<String> pendingRequestIds() {
+    return Collections.unmodifiableSet(new TreeSet<>(byReqId.keySet()));
+  }
+
+  /** The number of requests waiting for an answer, labelled or not. */
+  public synchronized int pendingRequests() {
+    return pending.size();
+  }
+
+  // ---- the Java API -----------------------------------------------------------------------------
+
+  /**
+   * {@code PMIx_Allocation_request(directive, info[])}.
+   *
+   * @param directive the {@code pmix_alloc_directive_t} value
+   * @param infos the request's infos
+   * @return the status and result infos; never fails
+   */
+  public CompletableFuture<PmixAnswer> allocationRequest(int directive, List<Info> infos) {
+    return request(directive, infos, null);
+  }
+
+  /** {@code PMIx_Allocation_request(directive, info[])} with a directive of the enum. */
+  public CompletableFuture<PmixAnswer> allocationRequest(
+      AllocDirective directive, List<Info> infos) {
+    return request(directive.code(), infos, null);
+  }
+
+  private synchronized CompletableFuture<PmixAnswer> request(
+      int directive, List<Info> infos, ServiceRequest req) {
+    JobView view =
+        new JobView(
+            plugin.jobId(), plugin.r().diff(plugin.releasing()), null, Map.copyOf(reservations));
+    Translation t = RequestTranslator.translate(directive, List.copyOf(infos), view);
+    if (t instanceof Translation.Refused r) {
+      LOG.info("allocation request {}: {} {}", serviceName, r.status(), r.message());
+      return CompletableFuture.completedFuture(AnswerTranslator.refused(r));
+    }
+    if (t instanceof Translation.Cancel c) {
+      return cancel(c);
+    }
+    return realloc((Translation.Realloc) t, req);
+  }
+
+  private CompletableFuture<PmixAnswer> cancel(Translation.Cancel c) {
+    Pending p = byReqId.get(c.reqId());
+    if (p == null) {
+      return CompletableFuture.completedFuture(notPending(c.reqId()));
+    }
+    return plugin
+        .reallocCancel(p.realloc)
+        .handle(
+            (was, err) ->
+                err == null && was ? AnswerTranslator.cancelSent(c) : notPending(c.reqId()));
+  }
+
+  private PmixAnswer notPending(String reqId) {
+    return new PmixAnswer(
+        PmixStatus.PMIX_ERR_NOT_FOUND,
+        List.of(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId)),
+        PmixKey.PMIX_ALLOC_REQ_ID
+            + " \""
+            + reqId
+            + "\": no pending request of "
+            + serviceName
+            + " (expected: one of "
+            + new TreeSet<>(byReqId.keySet())
+            + ")");
+  }
+
+  private CompletableFuture<PmixAnswer> realloc(Translation.Realloc rq, ServiceRequest req) {
+    String reqId =
+        rq.echo().stream()
+            .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID))
+            .map(Info::stringValue)
+            .findFirst()
+            .orElse(null);
+    if (reqId != null && byReqId.containsKey(reqId)) {
+      return CompletableFuture.completedFuture(
+          new PmixAnswer(
+              PmixStatus.PMIX_ERR_EXISTS,
+              List.of(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId)),
+              PmixKey.PMIX_ALLOC_REQ_ID
+                  + " \""
+                  + reqId
+                  + "\": a request with this label is still pending (expected: a label not in"
+                  + " use)"));
+    }
+    ObjectNode payload = rq.payload();
+    ResourceSet r = null;
+    if (payload.has("R")) {
+      try {
+        r = ResourceSet.fromJson(payload.get("R"));
+      } catch (RsetException e) {
+        // the translator wrote this R itself from the job's R
+        throw new IllegalStateException("translated R: " + e.getMessage(), e);
+      }
+    }
+    Pending p = new Pending(reqId, req);
+    if (reqId != null) {
+      byReqId.put(reqId, p);
+    }
+    pending.add(p);
+    p.realloc = plugin.realloc(payload.get("spec_add"), payload.get("spec_sub"), r);
+    return p.realloc.handle((a, err) -> answered(rq, p, a, err));
+  }
+
+  private synchronized PmixAnswer answered(
+      Translation.Realloc rq, Pending p, Answer a, Throwable err) {
+    if (p.reqId != null) {
+      byReqId.remove(p.reqId, p);
+    }
+    pending.remove(p);
+    if (err != null) {
+      Throwable e =
+          err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+      int errnum = e instanceof ShellException se ? se.errnum() : Errno.EIO;
+      PmixAnswer out = AnswerTranslator.error(rq, errnum, e.getMessage());
+      LOG.info("allocation request {}: {} {}", serviceName, out.status(), out.message());
+      return out;
+    }
+    if (a instanceof Answer.Success s) {
+      return success(rq, s);
+    }
+    return AnswerTranslator.answer(rq, a.toJson());
+  }
+
+  private PmixAnswer success(Translation.Realloc rq, Answer.Success s) {
+    if (!s.removed().isEmpty()) {
+      takeBack(s.removed());
+    }
+    boolean grow = rq.directive() != AllocDirective.RELEASE;
+    if (grow && s.added().isEmpty()) {
+      // D13 without a grant: the scheduler only took resources back (D134)
+      return new PmixAnswer(
+          PmixStatus.PMIX_ERR_OUT_OF_RESOURCE,
+          rq.echo().stream().filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID)).toList(),
+          "nothing granted; the scheduler took back " + s.removed().summary());
+    }
+    PmixAnswer out;
+    try {
+      out = AnswerTranslator.answer(rq, s.toJson());
+    } catch (TranslateException e) {
+      LOG.error("allocation request {}: {}", serviceName, e.getMessage());
+      return new PmixAnswer(e.status(), List.of(), e.getMessage());
+    }
+    if (grow) {
+      String id =
+          out.infos().stream()
+              .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_ID))
+              .map(Info::stringValue)
+              .findFirst()
+              .orElseThrow();
+      reservations.merge(id, s.added(), ResourceSet::union);
+    }
+    return out;
+  }
+
+  /** Resources taken back leave every reservation; an emptied reservation is gone. */
+  private void takeBack(ResourceSet removed) {
+    for (Iterator<Map.Entry<String, ResourceSet>> it = reservations.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, ResourceSet> en = it.next();
+      ResourceSet left = en.getValue().diff(removed);
+      if (left.isEmpty()) {
+        it.remove();
+      } else {
+        en.setValue(left);
+      }
+    }
+  }
+
+  // ---- the RPC service --------------------------------------------------------------------------
+
+  private void serve(ServiceRequest req) {
+    if (!req.mayActFor(plugin.userid())) {
+      throw new RpcException(
+          Errno.EPERM,
+          req.topic()
+              + ": user "
+              + Integer.toUnsignedString(req.credentials().userid())
+              + " may not act on job "
+              + Long.toUnsignedString(plugin.jobId())
+              + " (expected: user "
+              + Integer.toUnsignedString(plugin.userid())
+              + " or the instance owner)");
+    }
+    ObjectNode p;
+    try {
+      p = req.json();
+    } catch (RpcException e) {
+      throw new RpcException(Errno.EPROTO, req.topic() + ": /: " + e.getMessage());
+    }
+    for (Iterator<String> it = p.fieldNames(); it.hasNext(); ) {
+      String k = it.next();
+      if (!KEYS.contains(k)) {
+        throw new RpcException(
+            Errno.EPROTO,
+            req.topic()
+                + ": /"
+                + k
+                + ": unknown key (expected: one of "
+                + new TreeSet<>(KEYS)
+                + ")");
+      }
+    }
+    JsonNode d = p.get("directive");
+    if (d == null || !d.isIntegralNumber() || !d.canConvertToInt() || d.asInt() < 0) {
+      throw new RpcException(
+          Errno.EPROTO,
+          req.topic()
+              + ": /directive: "
+              + (d == null ? "missing" : d)
+              + " (expected: a pmix_alloc_directive_t, 0 to 255)");
+    }
+    JsonNode info = p.get("info");
+    if (info != null && !info.isArray()) {
+      throw new RpcException(
+          Errno.EPROTO,
+          req.topic()
+              + ": /info: "
+              + info.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)
+              + " (expected: an info array)");
+    }
+    if (!req.expectsResponse()) {
+      throw new RpcException(
+          Errno.EPROTO, req.topic() + ": sent without a response (expected: an RPC)");
+    }
+    List<Info> infos;
+    try {
+      infos = info == null ? List.of() : InfoCodec.decode(info);
+    } catch (PmixException e) {
+      String where =
+          String.join("; ", e.problems().stream().map(m -> req.topic() + ": /info" + m).toList());
+      req.respond(toJson(new PmixAnswer(e.status(), List.of(), where)));
+      return;
+    }
+    request(d.asInt(), infos, req)
+        .whenComplete(
+            (a, err) -> {
+              if (err != null) {
+                req.fail(Errno.EIO, req.topic() + ": " + err.getMessage());
+              } else {
+                req.respond(toJson(a));
+              }
+            });
+  }
+
+  /** The RPC answer: {@code {"status": s, "info": [...], "message"?: text}}. */
+  static ObjectNode toJson(PmixAnswer a) {
+    ObjectNode o = Json.object();
+    o.put("status", a.status().code());
+    o.set("info", InfoCodec.encode(a.infos()));
+    if (!a.message().isEmpty()) {
+      o.put("message", a.message());
+    }
+    return o;
+  }
+
+  /** RFC 6 cancel of a pending request: cancelled like REQ_CANCEL, then answered by its future. */
+  private void canceled(ServiceRequest req) {
+    CompletableFuture<Answer> f = null;
+    synchronized (this) {
+      for (Pending p : pending) {
+        if (p.req == req) {
+          f = p.realloc;
+        }
+      }
+    }
+    if (f == null) {
+      req.fail(Errno.ECANCELED, req.topic() + ": request canceled");
+    } else {
+      plugin.reallocCancel(f);
+    }
+  }
+
+  private void disconnected(String sender) {
+    List<CompletableFuture<Answer>> mine = new ArrayList<>();
+    synchronized (this) {
+      for (Pending p : pending) {
+        if (p.req != null && sender.equals(p.req.sender()) && p.realloc != null) {
+          mine.add(p.realloc);
+        }
+      }
+    }
+    for (CompletableFuture<Answer> f : mine) {
+      LOG.info("allocation request {}: requester {} gone, canceling", serviceName, sender);
+      plugin.reallocCancel(f);
+    }
+  }
+}
