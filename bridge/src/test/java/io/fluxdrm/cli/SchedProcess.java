@@ -107,8 +107,11 @@ final class SchedProcess implements AutoCloseable {
     return process.isAlive();
   }
 
+  /** Kills the process if it still runs and prints its stderr, so a failed test shows the log. */
   @Override
   public void close() {
+    System.err.println("--- stderr of fluxdrm sched (" + err.getFileName() + ") ---");
+    System.err.print(stderr());
     if (process.isAlive()) {
       process.destroyForcibly();
       try {

@@ -118,6 +118,44 @@ class SchedTcpIT {
     }
   }
 
+  @Test
+  void sched_tcpJobManagerRestarts_helloAgainKeepsRunningJob(@TempDir Path dir) throws Exception {
+    try (SchedProcess p =
+        SchedProcess.start(
+            dir,
+            "sched",
+            "--listen",
+            "tcp://127.0.0.1:*",
+            "--hosts",
+            "node[0-1]",
+            "--cores",
+            "0-3")) {
+      String endpoint = p.awaitLog("listening on (tcp://127\\.0\\.0\\.1:[0-9]+)");
+      try (Reactor reactor = Reactor.start("sched-tcp-it")) {
+        Message a1;
+        try (ItJobManager jm =
+            new ItJobManager(FluxHandle.connectZmq(reactor, endpoint, null), List.of())) {
+          jm.awaitReady();
+          a1 = jm.call("sched.alloc", ItJobManager.alloc(1, ItJobManager.nodeJobspec(1, 4)));
+          assertThat(r(a1.json().get("R")).summary()).isEqualTo("rank0/core[0-3]");
+        }
+        // a new job manager process: the scheduler notices the old one left and says hello again
+        ObjectNode running = ItJobManager.runningJob(1);
+        running.set("R", a1.json().get("R"));
+        try (ItJobManager jm2 =
+            new ItJobManager(FluxHandle.connectZmq(reactor, endpoint, null), List.of(running))) {
+          assertThat(jm2.awaitReady().toString()).isEqualTo("{\"mode\":\"limited\",\"limit\":8}");
+          assertThat(jm2.allocated()).isEqualTo("rank0/core[0-3]");
+          Message a2 =
+              jm2.call("sched.alloc", ItJobManager.alloc(2, ItJobManager.nodeJobspec(1, 4)));
+          assertThat(r(a2.json().get("R")).summary()).isEqualTo("rank1/core[0-3]");
+        }
+      }
+      assertThat(p.terminate()).isEqualTo(EXIT_SIGTERM);
+      assertThat(p.stderr()).contains("job manager").doesNotContain("Exception");
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"tcp://0.0.0.0:*", "tcp://[::]:*", "tcp://192.0.2.1:5555"})
   void sched_tcpBeyondLoopbackWithoutCurve_oneLineExit1(String endpoint, @TempDir Path dir)
