@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code fluxdrm sched --listen unix:DIR --state-dir DIR} as a real process: a job manager written
  * here connects over the Unix socket, receives hello and ready, runs an alloc, a grow and a free;
  * SIGTERM stops the process with status 143; a second process on the same state directory rebuilds
- * the grown job from the job manager's hello, and the rebuilt R frees back to an empty pool.
+ * the grown job from the job manager's hello, continues the alloc_ids, and the rebuilt R frees back
+ * to an empty pool.
  */
 @Timeout(180)
 class SchedCommandIT {
@@ -97,14 +98,24 @@ class SchedCommandIT {
       try (ItJobManager jm = jobManager(reactor, hub2, List.of(ItJobManager.runningJob(1)))) {
         jm.awaitReady();
         assertThat(jm.allocated()).isEqualTo(grown);
+        // alloc_ids stay unique across the restart: the next grant gets 2
+        ObjectNode grow = Json.object().put("job_id", 1);
+        grow.set("spec_add", ItJobManager.nodeJobspec(1, 4));
+        Message g = jm.call("sched.realloc", grow);
+        assertThat(g.json().path("type").asInt()).as("%s", g.json()).isZero();
+        assertThat(g.json().path("alloc_id").asLong()).isEqualTo(2);
+        ResourceSet all = grownR.union(ResourceSet.fromJson(g.json().get("R_delta_add")));
+        assertThat(all.summary()).isEqualTo("rank[0-2]/core[0-3]");
         ObjectNode free = Json.object().put("id", 1).put("final", true);
-        free.set("R", grownR.toJson());
+        free.set("R", all.toJson());
         jm.h.send("sched.free", free);
         jm.awaitAllocated("");
         assertThat(jm.allocated()).isEmpty();
       }
       assertThat(p2.terminate()).isEqualTo(SchedTcpIT.EXIT_SIGTERM);
-      assertThat(p2.stderr()).contains("hello ƒ2: rank[0,2]/core[0-3]");
+      assertThat(p2.stderr())
+          .contains("hello ƒ2: rank[0,2]/core[0-3]")
+          .contains("realloc ƒ2 alloc_id=2: SUCCESS add rank1/core[0-3]");
     }
   }
 }
