@@ -118,4 +118,15 @@ class SchedCommandIT {
           .contains("realloc ƒ2 alloc_id=2: SUCCESS add rank1/core[0-3]");
     }
   }
+
+  @Test
+  void sched_sigint_stopsCleanlyWithStatus130(@TempDir Path dir) throws Exception {
+    try (SchedProcess p = start(dir, "sched", dir.resolve("hub"), dir.resolve("state"))) {
+      p.awaitLog("listening on ");
+      p.awaitLog("ready: pool ");
+      assertThat(p.interrupt()).isEqualTo(130);
+      assertThat(p.stderr()).contains("stopping").doesNotContain("Exception");
+      assertThat(p.stdout()).isEmpty();
+    }
+  }
 }

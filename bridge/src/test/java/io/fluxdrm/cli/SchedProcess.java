@@ -103,6 +103,14 @@ final class SchedProcess implements AutoCloseable {
     return awaitExit();
   }
 
+  /** Sends SIGINT (as Ctrl-C does) with the system's {@code kill} and returns the exit status. */
+  int interrupt() throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start();
+    assertThat(kill.waitFor(SLOW.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(kill.exitValue()).as("kill -INT").isZero();
+    return awaitExit();
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }
