@@ -11,6 +11,7 @@ import io.fluxdrm.rpc.net.Hub;
 import io.fluxdrm.rpc.net.ManualEventLoop;
 import io.fluxdrm.rpc.net.Service;
 import io.fluxdrm.rpc.transcript.Replay;
+import io.fluxdrm.rpc.transcript.ReplayRegistry;
 import io.fluxdrm.rpc.transcript.ReplayResult;
 import io.fluxdrm.rpc.transcript.Transcript;
 import io.fluxdrm.rpc.transcript.TranscriptRecorder;
@@ -57,8 +58,11 @@ class SchedHandshakeTranscriptTest {
   private static final SchedulerOptions ANNOTATE =
       SchedulerOptions.defaults().withAnnotatePending(true);
 
-  /** Every golden transcript with how it replays. */
-  private record Golden(String name, Mode mode, SchedulerOptions options) {
+  /**
+   * Every golden transcript with how it replays; {@code cli} when {@code fluxdrm replay --service
+   * sched} replays it too (default options, a hello listing no job).
+   */
+  private record Golden(String name, Mode mode, SchedulerOptions options, boolean cli) {
     @Override
     public String toString() {
       return name;
@@ -67,16 +71,17 @@ class SchedHandshakeTranscriptTest {
 
   private static final List<Golden> GOLDEN =
       List.of(
-          new Golden("rfc27-flow", Mode.STANDALONE, SchedulerOptions.defaults()),
-          new Golden("rfc51-cases", Mode.STANDALONE, SchedulerOptions.defaults()),
-          new Golden("bad-requests", Mode.STANDALONE, SchedulerOptions.defaults()),
-          new Golden("no-realloc", Mode.STANDALONE, NO_REALLOC),
-          new Golden("annotate-pending", Mode.STANDALONE, ANNOTATE),
-          new Golden("hello-restart-1-grow", Mode.STANDALONE, SchedulerOptions.defaults()),
-          new Golden("hello-restart-2-rebuild", Mode.STANDALONE, SchedulerOptions.defaults()),
-          new Golden("rfc51-fifo", Mode.STANDALONE, SchedulerOptions.defaults()),
-          new Golden("queries", Mode.STANDALONE, SchedulerOptions.defaults()),
-          new Golden("attached", Mode.ATTACHED, SchedulerOptions.defaults()));
+          new Golden("rfc27-flow", Mode.STANDALONE, SchedulerOptions.defaults(), true),
+          new Golden("rfc51-cases", Mode.STANDALONE, SchedulerOptions.defaults(), true),
+          new Golden("bad-requests", Mode.STANDALONE, SchedulerOptions.defaults(), true),
+          new Golden("no-realloc", Mode.STANDALONE, NO_REALLOC, false),
+          new Golden("annotate-pending", Mode.STANDALONE, ANNOTATE, false),
+          new Golden("hello-restart-1-grow", Mode.STANDALONE, SchedulerOptions.defaults(), true),
+          new Golden(
+              "hello-restart-2-rebuild", Mode.STANDALONE, SchedulerOptions.defaults(), false),
+          new Golden("rfc51-fifo", Mode.STANDALONE, SchedulerOptions.defaults(), true),
+          new Golden("queries", Mode.STANDALONE, SchedulerOptions.defaults(), true),
+          new Golden("attached", Mode.ATTACHED, SchedulerOptions.defaults(), false));
 
   static Stream<Golden> goldens() {
     return GOLDEN.stream();
@@ -114,6 +119,11 @@ class SchedHandshakeTranscriptTest {
     Path file = DIR.resolve(g.name() + ".jsonl");
     assertThat(file).exists();
     assertThat(SchedEndpointReplay.diff(file, g.mode(), g.options())).isEmpty();
+    if (g.cli()) {
+      ReplayResult viaRegistry = ReplayRegistry.load().run("sched", file);
+      assertThat(viaRegistry.same()).as(viaRegistry.unifiedDiff()).isTrue();
+      assertThat(viaRegistry.responses()).isPositive();
+    }
   }
 
   @Test
