@@ -1,5 +1,6 @@
 package io.fluxdrm.cli;
 
+import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.net.Credentials;
 import io.fluxdrm.rpc.net.FluxHandle;
@@ -218,7 +219,15 @@ final class SchedCommand implements Callable<Integer> {
       return serve(reactor, null);
     } catch (RpcException e) {
       reactor.close();
-      throw new CliError("--flux-uri: " + fluxUri + ": " + e.getMessage());
+      throw new CliError(
+          "--flux-uri: "
+              + fluxUri
+              + ": "
+              + e.getMessage()
+              + (e.errnum() == Errno.EEXIST
+                  ? " (expected: no other scheduler on the instance; flux module remove"
+                      + " sched-simple first)"
+                  : ""));
     }
   }
 

@@ -7,164 +7,126 @@ import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.net.FluxHandle;
 import io.fluxdrm.rpc.net.Reactor;
-import io.fluxdrm.rpc.net.Service;
 import io.fluxdrm.rset.ResourceSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code fluxdrm sched --listen unix:DIR} as a real process: a job manager written here connects
- * over the Unix socket, receives hello and ready, runs an alloc, a grow and a free; SIGTERM stops
- * the process cleanly; a second process on the same state directory rebuilds the grown job from the
- * job manager's hello.
+ * {@code fluxdrm sched --listen unix:DIR --state-dir DIR} as a real process: a job manager written
+ * here connects over the Unix socket, receives hello and ready, runs an alloc, a grow and a free;
+ * SIGTERM stops the process with status 143; a second process on the same state directory rebuilds
+ * the grown job from the job manager's hello, continues the alloc_ids, and the rebuilt R frees back
+ * to an empty pool.
  */
-@Timeout(90)
+@Timeout(180)
 class SchedCommandIT {
 
-  private static Process start(Path hub, Path state, Path log) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Main.class.getName());
-    cmd.addAll(
-        List.of(
-            "sched",
-            "--listen",
-            "unix:" + hub,
-            "--hosts",
-            "node[0-3]",
-            "--cores",
-            "0-3",
-            "--state-dir",
-            state.toString()));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.redirectOutput(log.toFile());
-    return pb.start();
+  private static SchedProcess start(Path dir, String name, Path hub, Path state) throws Exception {
+    return SchedProcess.start(
+        dir,
+        name,
+        "--listen",
+        "unix:" + hub,
+        "--hosts",
+        "node[0-3]",
+        "--cores",
+        "0-3",
+        "--state-dir",
+        state.toString());
   }
 
-  /** A job manager for the test: its hello lists {@code running}; counts readies. */
-  private static final class JobManager {
-    final FluxHandle h;
-    final List<ObjectNode> running = new CopyOnWriteArrayList<>();
-    final CompletableFuture<ObjectNode> ready = new CompletableFuture<>();
-
-    JobManager(Reactor reactor, Path socket, List<ObjectNode> jobs) throws Exception {
-      running.addAll(jobs);
-      h = FluxHandle.connect(reactor, "local://" + socket, Duration.ofSeconds(20));
-      h.register(
-              Service.builder("job-manager")
-                  .onStreaming(
-                      "sched-hello",
-                      req -> {
-                        running.forEach(req::respond);
-                        req.end();
-                      })
-                  .on(
-                      "sched-ready",
-                      req -> {
-                        ready.complete(req.json());
-                        req.respond(Json.object().put("count", 0));
-                      })
-                  .build())
-          .get(10, TimeUnit.SECONDS);
-    }
-
-    Message call(String topic, ObjectNode p) throws Exception {
-      return h.rpc(topic, p).get(10, TimeUnit.SECONDS);
-    }
-  }
-
-  private static ObjectNode nodeJobspec() {
-    ObjectNode slot = Json.object().put("type", "slot").put("count", 1).put("label", "task");
-    slot.putArray("with").addObject().put("type", "core").put("count", 4);
-    ObjectNode node = Json.object().put("type", "node").put("count", 1);
-    node.putArray("with").add(slot);
-    ObjectNode js = Json.object().put("version", 1);
-    js.putArray("resources").add(node);
-    ObjectNode task = js.putArray("tasks").addObject().put("slot", "task");
-    task.putArray("command").add("true");
-    task.putObject("count").put("per_slot", 1);
-    js.putObject("attributes").putObject("system").put("duration", 0);
-    return js;
-  }
-
-  private static String allocated(JobManager jm) throws Exception {
-    Message m = jm.call("sched.resource-status", Json.object());
-    return ResourceSet.fromJson(m.json().get("allocated")).summary();
-  }
-
-  private static void stop(Process p) throws Exception {
-    p.destroy();
-    assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("stops on SIGTERM").isTrue();
+  private static ItJobManager jobManager(Reactor reactor, Path hub, List<ObjectNode> jobs)
+      throws Exception {
+    return new ItJobManager(
+        FluxHandle.connect(reactor, "local://" + hub.resolve("local"), Duration.ofSeconds(60)),
+        jobs);
   }
 
   @Test
   void sched_unixListen_allocGrowFreeAndRestartKeepsGrownJob(@TempDir Path dir) throws Exception {
     Path hub = dir.resolve("hub");
     Path state = dir.resolve("state");
-    Path log1 = dir.resolve("sched1.log");
-    Process p = start(hub, state, log1);
-    try (Reactor reactor = Reactor.start("sched-it")) {
-      JobManager jm = new JobManager(reactor, hub.resolve("local"), List.of());
-      assertThat(jm.ready.get(20, TimeUnit.SECONDS).toString())
-          .isEqualTo("{\"mode\":\"limited\",\"limit\":8}");
+    ResourceSet grownR;
+    String grown;
+    try (SchedProcess p = start(dir, "sched1", hub, state)) {
+      p.awaitLog("listening on ");
+      try (Reactor reactor = Reactor.start("sched-it");
+          ItJobManager jm = jobManager(reactor, hub, List.of())) {
+        assertThat(jm.awaitReady().toString()).isEqualTo("{\"mode\":\"limited\",\"limit\":8}");
 
-      ObjectNode alloc = Json.object().put("id", 1).put("priority", 16).put("userid", 1000);
-      alloc.put("t_submit", 1.0);
-      alloc.set("jobspec", nodeJobspec());
-      Message a1 = jm.call("sched.alloc", alloc);
-      assertThat(a1.json().path("annotations").path("sched").path("resource_summary").asText())
-          .isEqualTo("rank0/core[0-3]");
-      alloc.put("id", 2);
-      Message a2 = jm.call("sched.alloc", alloc);
+        Message a1 = jm.call("sched.alloc", ItJobManager.alloc(1, ItJobManager.nodeJobspec(1, 4)));
+        assertThat(a1.json().path("annotations").path("sched").path("resource_summary").asText())
+            .isEqualTo("rank0/core[0-3]");
+        Message a2 = jm.call("sched.alloc", ItJobManager.alloc(2, ItJobManager.nodeJobspec(1, 4)));
 
-      ObjectNode grow = Json.object().put("job_id", 1);
-      grow.set("spec_add", nodeJobspec());
-      Message g = jm.call("sched.realloc", grow);
-      assertThat(g.json().path("type").asInt()).isZero();
-      assertThat(ResourceSet.fromJson(g.json().get("R_delta_add")).nnodes()).isEqualTo(1);
+        ObjectNode grow = Json.object().put("job_id", 1);
+        grow.set("spec_add", ItJobManager.nodeJobspec(1, 4));
+        Message g = jm.call("sched.realloc", grow);
+        assertThat(g.json().path("type").asInt()).isZero();
+        assertThat(ResourceSet.fromJson(g.json().get("R_delta_add")).nnodes()).isEqualTo(1);
 
-      ObjectNode free = Json.object().put("id", 2).put("final", true);
-      free.set("R", a2.json().get("R"));
-      jm.h.send("sched.free", free);
-      String grown =
-          ResourceSet.fromJson(a1.json().get("R"))
-              .union(ResourceSet.fromJson(g.json().get("R_delta_add")))
-              .summary();
-      assertThat(grown).isEqualTo("rank[0,2]/core[0-3]");
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (!allocated(jm).equals(grown) && System.nanoTime() < deadline) {
-        Thread.sleep(20);
+        ObjectNode free = Json.object().put("id", 2).put("final", true);
+        free.set("R", a2.json().get("R"));
+        jm.h.send("sched.free", free);
+        grownR =
+            ResourceSet.fromJson(a1.json().get("R"))
+                .union(ResourceSet.fromJson(g.json().get("R_delta_add")));
+        grown = grownR.summary();
+        assertThat(grown).isEqualTo("rank[0,2]/core[0-3]");
+        jm.awaitAllocated(grown);
+        assertThat(jm.allocated()).isEqualTo(grown);
       }
-      assertThat(allocated(jm)).isEqualTo(grown);
-      jm.h.close();
+      assertThat(p.terminate()).isEqualTo(SchedTcpIT.EXIT_SIGTERM);
+      String log = p.stderr();
+      assertThat(log).contains("alloc ƒ2: rank0/core[0-3]").contains("stopping");
+      assertThat(log).contains("realloc ƒ2 alloc_id=1: SUCCESS add rank2/core[0-3]");
+      assertThat(log).doesNotContain("Exception");
     }
-    stop(p);
-    String log = Files.readString(log1);
-    assertThat(log).contains("alloc ƒ2: rank0/core[0-3]").contains("stopping");
-    assertThat(log).contains("realloc ƒ2 alloc_id=1: SUCCESS add rank");
+    assertThat(Files.list(state).map(f -> f.getFileName().toString()).sorted().toList())
+        .as("the state directory keeps the grown job's R")
+        .contains("0000.0000.0000.0001.R.json");
 
     Path hub2 = dir.resolve("hub2");
-    Process p2 = start(hub2, state, dir.resolve("sched2.log"));
-    try (Reactor reactor = Reactor.start("sched-it-2")) {
-      ObjectNode job = Json.object().put("id", 1).put("priority", 16).put("userid", 1000);
-      job.put("t_submit", 1.0);
-      JobManager jm = new JobManager(reactor, hub2.resolve("local"), List.of(job));
-      jm.ready.get(20, TimeUnit.SECONDS);
-      assertThat(allocated(jm)).isEqualTo("rank[0,2]/core[0-3]");
-      jm.h.close();
-    } finally {
-      stop(p2);
+    try (SchedProcess p2 = start(dir, "sched2", hub2, state);
+        Reactor reactor = Reactor.start("sched-it-2")) {
+      p2.awaitLog("listening on ");
+      try (ItJobManager jm = jobManager(reactor, hub2, List.of(ItJobManager.runningJob(1)))) {
+        jm.awaitReady();
+        assertThat(jm.allocated()).isEqualTo(grown);
+        // alloc_ids stay unique across the restart: the next grant gets 2
+        ObjectNode grow = Json.object().put("job_id", 1);
+        grow.set("spec_add", ItJobManager.nodeJobspec(1, 4));
+        Message g = jm.call("sched.realloc", grow);
+        assertThat(g.json().path("type").asInt()).as("%s", g.json()).isZero();
+        assertThat(g.json().path("alloc_id").asLong()).isEqualTo(2);
+        ResourceSet all = grownR.union(ResourceSet.fromJson(g.json().get("R_delta_add")));
+        assertThat(all.summary()).isEqualTo("rank[0-2]/core[0-3]");
+        ObjectNode free = Json.object().put("id", 1).put("final", true);
+        free.set("R", all.toJson());
+        jm.h.send("sched.free", free);
+        jm.awaitAllocated("");
+        assertThat(jm.allocated()).isEmpty();
+      }
+      assertThat(p2.terminate()).isEqualTo(SchedTcpIT.EXIT_SIGTERM);
+      assertThat(p2.stderr())
+          .contains("hello ƒ2: rank[0,2]/core[0-3]")
+          .contains("realloc ƒ2 alloc_id=2: SUCCESS add rank1/core[0-3]");
+    }
+  }
+
+  @Test
+  void sched_sigint_stopsCleanlyWithStatus130(@TempDir Path dir) throws Exception {
+    try (SchedProcess p = start(dir, "sched", dir.resolve("hub"), dir.resolve("state"))) {
+      p.awaitLog("listening on ");
+      p.awaitLog("ready: pool ");
+      assertThat(p.interrupt()).isEqualTo(130);
+      assertThat(p.stderr()).contains("stopping").doesNotContain("Exception");
+      assertThat(p.stdout()).isEmpty();
     }
   }
 }
