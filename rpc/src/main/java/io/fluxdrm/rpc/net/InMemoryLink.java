@@ -3,12 +3,15 @@ package io.fluxdrm.rpc.net;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The in-memory transport: a handle and the hub's router on the same loop. Both directions go
  * through the loop's queue, so delivery is FIFO, deterministic and never reentrant.
  */
 final class InMemoryLink {
+  private static final Logger LOG = LoggerFactory.getLogger(InMemoryLink.class);
   private final String id;
   private final Credentials credentials;
   private final EventLoop loop;
@@ -26,6 +29,18 @@ final class InMemoryLink {
     this.router = router;
   }
 
+  /**
+   * Queues a delivery on the loop. A loop that has stopped takes nothing more: the link went down
+   * with it, so the message is dropped as a closed connection would drop it.
+   */
+  private void deliver(Message m, Runnable delivery) {
+    try {
+      loop.execute(delivery);
+    } catch (IllegalStateException stopped) {
+      LOG.debug("in-memory link {}: {} dropped, the loop has stopped", id, m.topic());
+    }
+  }
+
   private final class PeerEnd implements Peer {
     @Override
     public String id() {
@@ -39,7 +54,8 @@ final class InMemoryLink {
 
     @Override
     public void send(Message m) {
-      loop.execute(
+      deliver(
+          m,
           () -> {
             if (!closed) {
               inbound.onMessage(m);
@@ -66,7 +82,8 @@ final class InMemoryLink {
 
     @Override
     public void send(Message m) {
-      loop.execute(
+      deliver(
+          m,
           () -> {
             if (!closed) {
               router.received(peer, m);
