@@ -151,12 +151,14 @@ public final class Reactor implements EventLoop, AutoCloseable {
     pollAgain = true;
   }
 
-  /** Returns the ZeroMQ context of this reactor, created on first use (on the loop only). */
+  /**
+   * Returns this reactor's ZeroMQ context: a shadow of the process's shared context, made on first
+   * use (on the loop only).
+   */
   org.zeromq.ZContext zmq() {
     assertInLoop();
     if (zmq == null) {
-      zmq = new org.zeromq.ZContext(1);
-      zmq.setLinger(0);
+      zmq = ZmqContexts.acquire();
     }
     return zmq;
   }
@@ -232,7 +234,7 @@ public final class Reactor implements EventLoop, AutoCloseable {
       }
       if (zmq != null) {
         try {
-          zmq.close();
+          ZmqContexts.release(zmq);
         } catch (RuntimeException e) {
           LOG.debug("zmq context close on reactor stop", e);
         }
