@@ -174,14 +174,12 @@ public final class Reactor implements EventLoop, AutoCloseable {
     }
   }
 
-  /**
-   * Returns this reactor's ZeroMQ context: a shadow of the process's shared context, made on first
-   * use (on the loop only).
-   */
+  /** Returns the ZeroMQ context of this reactor, created on first use (on the loop only). */
   org.zeromq.ZContext zmq() {
     assertInLoop();
     if (zmq == null) {
-      zmq = ZmqContexts.acquire();
+      zmq = new org.zeromq.ZContext(1);
+      zmq.setLinger(0);
     }
     return zmq;
   }
@@ -257,7 +255,7 @@ public final class Reactor implements EventLoop, AutoCloseable {
       }
       if (zmq != null) {
         try {
-          ZmqContexts.release(zmq);
+          zmq.close();
         } catch (RuntimeException e) {
           LOG.debug("zmq context close on reactor stop", e);
         }

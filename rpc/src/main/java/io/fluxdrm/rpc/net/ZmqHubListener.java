@@ -94,7 +94,6 @@ public final class ZmqHubListener implements AutoCloseable {
 
   private ZmqSocketDriver router;
   private ZmqSocketDriver zap;
-  private org.zeromq.ZContext curveContext;
   private String endpoint;
 
   private ZmqHubListener(Hub hub, Reactor reactor, Options options) {
@@ -165,42 +164,31 @@ public final class ZmqHubListener implements AutoCloseable {
   }
 
   private void bind(String ep) {
-    // a ZAP handler serves every socket of its context: a CURVE hub gets a context of its own so
-    // that the process's shared one (and other hubs in it) never sees this handler
-    org.zeromq.ZContext ctx = reactor.zmq();
+    ZMQ.Socket s = reactor.zmq().createSocket(SocketType.ROUTER);
+    s.setRouterMandatory(true);
+    s.setLinger(0);
+    s.setMaxMsgSize(options.maxMessageSize() + 64L);
     if (options.curve() != null) {
-      curveContext = new org.zeromq.ZContext(1);
-      curveContext.setLinger(0);
-      ctx = curveContext;
-    }
-    ZMQ.Socket s = ctx.createSocket(SocketType.ROUTER);
-    try {
-      s.setRouterMandatory(true);
-      s.setLinger(0);
-      s.setMaxMsgSize(options.maxMessageSize() + 64L);
-      if (options.curve() != null) {
-        ZMQ.Socket z = ctx.createSocket(SocketType.REP);
-        z.setLinger(0);
-        zap = new ZmqSocketDriver(reactor, z, this::authenticate);
-        if (!z.bind(ZAP_ENDPOINT)) {
-          throw new RpcException(Errno.EIO, ZAP_ENDPOINT + ": cannot bind");
-        }
-        zap.start();
-        s.setZAPDomain("flux");
-        s.setCurveServer(true);
-        s.setCurveSecretKey(ZMQ.Curve.z85Decode(options.curve().secretKey()));
-        s.setCurvePublicKey(ZMQ.Curve.z85Decode(options.curve().publicKey()));
+      ZMQ.Socket z = reactor.zmq().createSocket(SocketType.REP);
+      z.setLinger(0);
+      if (!z.bind(ZAP_ENDPOINT)) {
+        throw new RpcException(
+            Errno.EIO, ZAP_ENDPOINT + ": cannot bind (one CURVE hub per reactor)");
       }
+      zap = new ZmqSocketDriver(reactor, z, this::authenticate);
+      zap.start();
+      s.setZAPDomain("flux");
+      s.setCurveServer(true);
+      s.setCurveSecretKey(ZMQ.Curve.z85Decode(options.curve().secretKey()));
+      s.setCurvePublicKey(ZMQ.Curve.z85Decode(options.curve().publicKey()));
+    }
+    try {
       if (!s.bind(ep)) {
         throw new RpcException(Errno.EIO, ep + ": cannot bind");
       }
-    } catch (RuntimeException e) {
+    } catch (org.zeromq.ZMQException e) {
       s.close();
-      closeOnLoop();
-      if (e instanceof org.zeromq.ZMQException z) {
-        throw new RpcException(Errno.EIO, ep + ": cannot bind (" + z.getMessage() + ")");
-      }
-      throw e;
+      throw new RpcException(Errno.EIO, ep + ": cannot bind (" + e.getMessage() + ")");
     }
     endpoint = s.getLastEndpoint();
     router = new ZmqSocketDriver(reactor, s, this::received);
@@ -366,10 +354,6 @@ public final class ZmqHubListener implements AutoCloseable {
     }
     if (zap != null) {
       zap.close();
-    }
-    if (curveContext != null) {
-      curveContext.close();
-      curveContext = null;
     }
   }
 
