@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,7 @@ public final class Reactor implements EventLoop, AutoCloseable {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean running = true;
   private volatile boolean awake;
+  private volatile boolean pausing;
   private org.zeromq.ZContext zmq;
   private boolean pollAgain;
 
@@ -95,9 +97,13 @@ public final class Reactor implements EventLoop, AutoCloseable {
       throw new IllegalStateException("reactor " + thread.getName() + " has stopped");
     }
     tasks.add(task);
-    if (!inLoop() && !awake) {
-      awake = true;
-      selector.wakeup();
+    if (!inLoop()) {
+      if (pausing) {
+        LockSupport.unpark(thread);
+      } else if (!awake) {
+        awake = true;
+        selector.wakeup();
+      }
     }
   }
 
@@ -149,6 +155,23 @@ public final class Reactor implements EventLoop, AutoCloseable {
   /** Asks for the poll hooks to run again before the loop waits (on the loop only). */
   void pollAgain() {
     pollAgain = true;
+  }
+
+  /**
+   * Sleeps up to {@code nanos} on the loop without polling, returning early when a task is
+   * submitted (on the loop only): lets a thread that this one has pushed off the processor finish
+   * what it was doing.
+   */
+  void pause(long nanos) {
+    assertInLoop();
+    pausing = true;
+    try {
+      if (tasks.isEmpty()) {
+        LockSupport.parkNanos(nanos);
+      }
+    } finally {
+      pausing = false;
+    }
   }
 
   /** Returns the ZeroMQ context of this reactor, created on first use (on the loop only). */

@@ -3,7 +3,6 @@ package io.fluxdrm.rpc.net;
 import java.nio.channels.SelectionKey;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,11 +70,15 @@ final class ZmqSocketDriver {
    * signal byte before it counts the signal, and the write itself wakes this thread, often on the
    * writer's own core: until the writer runs again the socket shows nothing while the channel stays
    * readable. Spinning here would keep the writer off the processor (a scheduler tick, 4 ms), so a
-   * drain that finds nothing sleeps 50 microseconds and tries once more.
+   * drain that finds nothing sleeps 50 microseconds and tries once more; a task submitted to the
+   * reactor meanwhile ends the sleep, so that a request from another thread does not wait for it.
+   * (JeroMQ's own I/O thread has no such sleep: when this reactor is the writer and is pushed off
+   * the processor between the byte and the count, that thread spins until the reactor runs again;
+   * see docs/performance.md.)
    */
   private void signalled() {
     if (drain() == 0) {
-      LockSupport.parkNanos(50_000);
+      reactor.pause(50_000);
       drain();
     }
   }

@@ -46,6 +46,34 @@ class EventLoopTest {
   }
 
   @Test
+  @Timeout(30)
+  void reactorPause_taskSubmittedFromAnotherThread_endsThePause() throws Exception {
+    try (Reactor r = Reactor.start("pause-test")) {
+      CountDownLatch pausing = new CountDownLatch(1);
+      CompletableFuture<Void> ran = new CompletableFuture<>();
+      r.execute(
+          () -> {
+            pausing.countDown();
+            // an hour: only the submitted task can end this pause within the test's limit
+            r.pause(TimeUnit.HOURS.toNanos(1));
+          });
+      assertThat(pausing.await(10, TimeUnit.SECONDS)).isTrue();
+      r.execute(() -> ran.complete(null));
+      ran.get(20, TimeUnit.SECONDS);
+      assertThat(ran).isDone();
+    }
+  }
+
+  @Test
+  void reactorPause_offTheLoop_refused() {
+    try (Reactor r = Reactor.start("pause-test")) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> r.pause(1))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("not on the reactor thread");
+    }
+  }
+
+  @Test
   @Timeout(10)
   void reactor_tasksFromOtherThreads_runInOrderOnTheLoop() throws Exception {
     try (Reactor r = Reactor.start("loop-test")) {
