@@ -643,9 +643,44 @@ public final class SchedService {
       sync(x.jobId());
     }
     ServiceRequest req = reallocs.remove(new ReallocKey(x.sender(), x.matchtag()));
-    if (req != null) {
+    if (mode == Mode.ATTACHED && handle != null && x.rDeltaAdd() != null) {
+      commitGrow(x, req);
+    } else if (req != null) {
       req.respond(Payloads.realloc(x));
     }
+  }
+
+  /**
+   * Attached, a grant that adds resources is written into {@code job.<id>.R} before it is answered,
+   * as an alloc's R is (D147): a restarted scheduler rebuilds each running job from that key, and
+   * the grown ranks must not look free then. The key's R keeps its start time, expiration and slot
+   * count grows by the grant's. A failed lookup or commit is logged and answered EIO; the grant
+   * stays with the job, as an alloc's does when its commit fails, until the job frees it.
+   */
+  private void commitGrow(Decision.ReallocResponse x, ServiceRequest req) {
+    long id = x.jobId();
+    lookup(id)
+        .thenCompose(
+            cur -> {
+              ResourceSet grown =
+                  cur.union(x.rDeltaAdd())
+                      .withTimes(cur.starttime(), cur.expiration())
+                      .withNslots(cur.nslots() + x.rDeltaAdd().nslots());
+              return commit(id, grown);
+            })
+        .whenComplete(
+            (m, err) -> {
+              if (err != null) {
+                RpcException ex = asRpc(cause(err));
+                LOG.error(
+                    "realloc {}: kvs.commit {}: {}", Ids.f58(id), Ids.rKey(id), ex.getMessage());
+                if (req != null) {
+                  req.fail(Errno.EIO, "realloc: kvs.commit of " + Ids.rKey(id) + " failed");
+                }
+              } else if (req != null) {
+                req.respond(Payloads.realloc(x));
+              }
+            });
   }
 
   private void sync(long id) {

@@ -48,6 +48,76 @@ class SchedAttachIT {
     }
   }
 
+  /** Serves resource, job-manager (one running job) and kvs as the broker's other modules. */
+  private static void serveInstance(
+      FluxHandle flux, ResourceSet pool, Map<String, String> kvs, List<String> order)
+      throws Exception {
+    flux.register(
+            Service.builder("resource")
+                .onStreaming(
+                    "acquire",
+                    req -> {
+                      order.add("resource.acquire");
+                      ObjectNode r = Json.object();
+                      r.set("resources", pool.toJson());
+                      r.put("up", "0-1");
+                      req.respond(r);
+                    })
+                .build())
+        .get(5, TimeUnit.SECONDS);
+    flux.register(
+            Service.builder("job-manager")
+                .onStreaming(
+                    "sched-hello",
+                    req -> {
+                      order.add("hello " + req.json());
+                      ObjectNode j = Json.object().put("id", RUNNING).put("priority", 16);
+                      j.put("userid", 0).put("t_submit", 1.5);
+                      req.respond(j);
+                      req.end();
+                    })
+                .on(
+                    "sched-ready",
+                    req -> {
+                      order.add("ready " + req.json());
+                      req.respond(Json.object().put("count", 0));
+                    })
+                .build())
+        .get(5, TimeUnit.SECONDS);
+    flux.register(
+            Service.builder("kvs")
+                .on(
+                    "lookup",
+                    req -> {
+                      String key = req.json().get("key").asText();
+                      order.add("kvs.lookup " + key);
+                      ObjectNode val = Json.object();
+                      val.putObject("val")
+                          .put("ver", 1)
+                          .put("type", "val")
+                          .put(
+                              "data",
+                              Base64.getEncoder()
+                                  .encodeToString(kvs.get(key).getBytes(StandardCharsets.UTF_8)));
+                      req.respond(val);
+                    })
+                .on(
+                    "commit",
+                    req -> {
+                      ObjectNode op = (ObjectNode) req.json().get("ops").get(0);
+                      String key = op.get("key").asText();
+                      order.add("kvs.commit " + key);
+                      kvs.put(
+                          key,
+                          new String(
+                              Base64.getDecoder().decode(op.get("dirent").get("data").asText()),
+                              StandardCharsets.UTF_8));
+                      req.respond(Json.object().put("rootref", "sha1-0").put("rootseq", 2));
+                    })
+                .build())
+        .get(5, TimeUnit.SECONDS);
+  }
+
   @Test
   void attach_wholeSequence_helloFromKvsAndCommitBeforeAnswer(@TempDir Path dir) throws Exception {
     ResourceSet pool =
@@ -61,70 +131,7 @@ class SchedAttachIT {
     try (FakeFluxBroker broker = FakeFluxBroker.start(dir, FakeFluxBroker.Options.defaults());
         Reactor reactor = Reactor.start("attach-it")) {
       FluxHandle flux = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
-      flux.register(
-              Service.builder("resource")
-                  .onStreaming(
-                      "acquire",
-                      req -> {
-                        order.add("resource.acquire");
-                        ObjectNode r = Json.object();
-                        r.set("resources", pool.toJson());
-                        r.put("up", "0-1");
-                        req.respond(r);
-                      })
-                  .build())
-          .get(5, TimeUnit.SECONDS);
-      flux.register(
-              Service.builder("job-manager")
-                  .onStreaming(
-                      "sched-hello",
-                      req -> {
-                        order.add("hello " + req.json());
-                        ObjectNode j = Json.object().put("id", RUNNING).put("priority", 16);
-                        j.put("userid", 0).put("t_submit", 1.5);
-                        req.respond(j);
-                        req.end();
-                      })
-                  .on(
-                      "sched-ready",
-                      req -> {
-                        order.add("ready " + req.json());
-                        req.respond(Json.object().put("count", 0));
-                      })
-                  .build())
-          .get(5, TimeUnit.SECONDS);
-      flux.register(
-              Service.builder("kvs")
-                  .on(
-                      "lookup",
-                      req -> {
-                        String key = req.json().get("key").asText();
-                        order.add("kvs.lookup " + key);
-                        ObjectNode val = Json.object();
-                        val.putObject("val")
-                            .put("ver", 1)
-                            .put("type", "val")
-                            .put(
-                                "data",
-                                Base64.getEncoder()
-                                    .encodeToString(kvs.get(key).getBytes(StandardCharsets.UTF_8)));
-                        req.respond(val);
-                      })
-                  .on(
-                      "commit",
-                      req -> {
-                        ObjectNode op = (ObjectNode) req.json().get("ops").get(0);
-                        String key = op.get("key").asText();
-                        order.add("kvs.commit " + key);
-                        kvs.put(
-                            key,
-                            new String(
-                                Base64.getDecoder().decode(op.get("dirent").get("data").asText()),
-                                StandardCharsets.UTF_8));
-                        req.respond(Json.object().put("rootref", "sha1-0").put("rootseq", 2));
-                      })
-                  .build())
-          .get(5, TimeUnit.SECONDS);
+      serveInstance(flux, pool, kvs, order);
 
       FluxHandle schedHandle = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
       SchedService svc = SchedService.attached().build();
@@ -162,6 +169,58 @@ class SchedAttachIT {
       CompletableFuture.runAsync(() -> svc.core().pool().checkInvariants(), reactor::execute)
           .get(5, TimeUnit.SECONDS);
       schedHandle.close();
+      flux.close();
+    }
+  }
+
+  @Test
+  void attach_grow_committedToKvsBeforeAnswerAndKeptAcrossRestart(@TempDir Path dir)
+      throws Exception {
+    ResourceSet pool =
+        ResourceSet.of(
+            IdSet.range(0, 1), IdSet.range(0, 3), IdSet.empty(), Hostlist.parse("vm[0-1]"));
+    ResourceSet runningR = pool.copyRanks(IdSet.of(0)).withNslots(1).withTimes(10, 0);
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    Map<String, String> kvs = new ConcurrentHashMap<>();
+    String key = "job.0000.0005.4f00.0000.R";
+    kvs.put(key, runningR.toString());
+    try (FakeFluxBroker broker = FakeFluxBroker.start(dir, FakeFluxBroker.Options.defaults());
+        Reactor reactor = Reactor.start("attach-grow-it")) {
+      FluxHandle flux = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+      serveInstance(flux, pool, kvs, order);
+      FluxHandle first = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+      SchedService svc = SchedService.attached().build();
+      reactor.execute(() -> svc.start(first));
+      Wait.until(Duration.ofSeconds(10), () -> svc.online().isDone());
+      order.clear();
+
+      ObjectNode grow = Json.object().put("job_id", RUNNING);
+      grow.set("spec_add", FakeJobManager.nodes(1, 1, 4));
+      Message answer =
+          flux.rpc("sched.realloc", grow)
+              .whenComplete((m, e) -> order.add("realloc answered"))
+              .get(5, TimeUnit.SECONDS);
+      assertThat(answer.json().get("type").asInt()).as("SUCCESS").isZero();
+      assertThat(order)
+          .as("the grown R is in the KVS before the grant is answered")
+          .containsExactly("kvs.lookup " + key, "kvs.commit " + key, "realloc answered");
+      ResourceSet committed = ResourceSet.parse(kvs.get(key));
+      assertThat(committed.summary()).isEqualTo("rank[0-1]/core[0-3]");
+      assertThat(committed.starttime()).as("the job's start time is kept").isEqualTo(10.0);
+      assertThat(committed.nslots()).isEqualTo(2);
+
+      first.close();
+      Wait.until(Duration.ofSeconds(10), () -> !broker.hasService("sched"));
+      FluxHandle second = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+      SchedService restarted = SchedService.attached().build();
+      reactor.execute(() -> restarted.start(second));
+      Wait.until(Duration.ofSeconds(10), () -> restarted.online().isDone());
+      assertThat(allocated(flux))
+          .as("a restarted scheduler rebuilds the grown job, so the grown rank is not free")
+          .isEqualTo("rank[0-1]/core[0-3]");
+      CompletableFuture.runAsync(() -> restarted.core().pool().checkInvariants(), reactor::execute)
+          .get(5, TimeUnit.SECONDS);
+      second.close();
       flux.close();
     }
   }
