@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.zeromq.SocketType;
@@ -29,6 +30,11 @@ import org.zeromq.ZMQ;
  */
 public final class ZmqHubListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ZmqHubListener.class);
+
+  /** An IPv4 literal of 127.0.0.0/8 (a host name that merely starts with "127." is not). */
+  private static final Pattern LOOPBACK_V4 =
+      Pattern.compile("127(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
+
   private static final String ZAP_ENDPOINT = "inproc://zeromq.zap.01";
 
   /**
@@ -111,7 +117,9 @@ public final class ZmqHubListener implements AutoCloseable {
       return false;
     }
     String rest = endpoint.substring("tcp://".length());
-    return rest.startsWith("127.") || rest.startsWith("localhost:") || rest.startsWith("[::1]:");
+    int colon = rest.lastIndexOf(':');
+    String host = colon < 0 ? rest : rest.substring(0, colon);
+    return host.equals("localhost") || host.equals("[::1]") || LOOPBACK_V4.matcher(host).matches();
   }
 
   /**
