@@ -111,8 +111,11 @@ public class GrowZmqBenchmark {
     throw new IllegalStateException("fluxdrm sched: no endpoint in its log within 60 s");
   }
 
-  /** {@code bridge.submit}, retried while the bridge is starting or its scheduler not online. */
-  private static ObjectNode submit(FluxHandle h, ObjectNode jobspec) throws Exception {
+  /**
+   * {@code bridge.submit}, retried while the bridge is starting or its scheduler not online; fails
+   * with the bridge's log when it exited.
+   */
+  private ObjectNode submit(FluxHandle h, ObjectNode jobspec, Process bridge) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (true) {
       try {
@@ -124,6 +127,11 @@ public class GrowZmqBenchmark {
             || r.errnum() != EAGAIN && r.errnum() != ENOSYS
             || System.nanoTime() > deadline) {
           throw e;
+        }
+        if (!bridge.isAlive()) {
+          throw new IllegalStateException(
+              "fluxdrm bridge exited: "
+                  + Files.readString(dir.resolve("bridge.log"), StandardCharsets.UTF_8));
         }
         Thread.sleep(50);
       }
@@ -145,16 +153,17 @@ public class GrowZmqBenchmark {
             "--cores",
             "0-3");
     String endpoint = awaitEndpoint(sched);
-    child(
-        "bridge.log",
-        "bridge",
-        "--connect",
-        endpoint,
-        "--state-dir",
-        dir.resolve("state").toString());
+    Process bridge =
+        child(
+            "bridge.log",
+            "bridge",
+            "--connect",
+            endpoint,
+            "--state-dir",
+            dir.resolve("state").toString());
     shellReactor = Reactor.start("bench-shell");
     FluxHandle h = FluxHandle.connectZmq(shellReactor, endpoint, null);
-    ObjectNode job = submit(h, Jobspecs.nodes(1));
+    ObjectNode job = submit(h, Jobspecs.nodes(1), bridge);
     shell =
         ShellPlugin.create(
             job.get("id").asLong(), job.get("userid").asInt(), ResourceSet.fromJson(job.get("R")));
