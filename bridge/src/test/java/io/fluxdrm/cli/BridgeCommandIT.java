@@ -15,26 +15,29 @@ import io.fluxdrm.shell.ShellPlugin;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code fluxdrm sched --listen tcp://127.0.0.1:*} and {@code fluxdrm bridge --connect ...} as real
- * processes, and a job shell (the shell plugin) in this JVM over ZeroMQ loopback: a job submitted
- * with {@code bridge.submit} grows by a node and shrinks back (release, {@code sched.free final:
- * false}); SIGTERM stops the bridge (exit 143); a bridge restarted on the same state directory
- * recovers the job, grows it again and ends it with {@code bridge.finish}.
+ * {@code fluxdrm sched --listen tcp://127.0.0.1:*} (or {@code unix:DIR}) and {@code fluxdrm bridge
+ * --connect ...} as real processes, and a job shell (the shell plugin) in this JVM over ZeroMQ
+ * loopback (or the Unix socket): a job submitted with {@code bridge.submit} grows by a node and
+ * shrinks back (release, {@code sched.free final: false}); SIGTERM stops the bridge (exit 143); a
+ * bridge restarted on the same state directory recovers the job, grows it again and ends it with
+ * {@code bridge.finish}.
  */
 @Timeout(120)
 class BridgeCommandIT {
-  private static final Pattern LISTENING = Pattern.compile("listening on (tcp://\\S+)");
+  private static final Pattern LISTENING = Pattern.compile("listening on (\\S+)");
 
   private static Process start(Path log, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
@@ -125,26 +128,27 @@ class BridgeCommandIT {
     awaitAllocated(h, initial.summary());
   }
 
-  @Test
-  void bridge_zmqLoopback_growShrinkRestartRecoversAndFinishes(@TempDir Path dir) throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"tcp", "unix"})
+  void bridge_overHub_growShrinkRestartRecoversAndFinishes(String transport, @TempDir Path dir)
+      throws Exception {
+    boolean tcp = transport.equals("tcp");
+    String listen = tcp ? "tcp://127.0.0.1:*" : "unix:" + dir.resolve("hub");
     Path schedLog = dir.resolve("sched.log");
     Path bridgeLog = dir.resolve("bridge1.log");
     Path state = dir.resolve("state");
     Process sched =
-        start(
-            schedLog,
-            "sched",
-            "--listen",
-            "tcp://127.0.0.1:*",
-            "--hosts",
-            "node[0-3]",
-            "--cores",
-            "0-3");
+        start(schedLog, "sched", "--listen", listen, "--hosts", "node[0-3]", "--cores", "0-3");
     Process bridge = null;
     try (Reactor reactor = Reactor.start("bridge-it")) {
-      String endpoint = awaitLog(schedLog, LISTENING, sched);
+      String uri = awaitLog(schedLog, LISTENING, sched);
+      // the bridge takes sched's own word for a Unix hub; the test's client the socket's URI
+      String endpoint = tcp ? uri : listen;
       bridge = start(bridgeLog, "bridge", "--connect", endpoint, "--state-dir", state.toString());
-      FluxHandle h = FluxHandle.connectZmq(reactor, endpoint, null);
+      FluxHandle h =
+          tcp
+              ? FluxHandle.connectZmq(reactor, uri, null)
+              : FluxHandle.connect(reactor, uri, Duration.ofSeconds(20));
       ObjectNode job = submit(h, nodes(1));
       long id = job.get("id").asLong();
       int uid = job.get("userid").asInt();
