@@ -43,19 +43,26 @@ import org.openjdk.jmh.annotations.TearDown;
  * from a second ZeroMQ client, which adds two hub hops) → hub → bridge process ({@code
  * job-manager.realloc}, eventlog append) → hub → scheduler ({@code sched.realloc}) → hub → bridge
  * (eventlog append) → hub → shell → application. After each operation, not measured, the node is
- * shrunk away and released.
+ * shrunk away and released. {@code -p hub=unix} runs the same over the scheduler's Unix socket.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(jvmArgsAppend = "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
 public class GrowZmqBenchmark {
-  private static final Pattern LISTENING = Pattern.compile("listening on (tcp://\\S+)");
+  private static final Pattern LISTENING = Pattern.compile("listening on (\\S+)");
   private static final int EAGAIN = 11;
   private static final int ENOSYS = 38;
 
   @Param({"java", "rpc"})
   public String api;
+
+  /**
+   * The scheduler's hub: {@code tcp} (ZeroMQ loopback, the figure of issue 6) or {@code unix} (its
+   * Unix socket, {@code --listen unix:DIR}, for comparison).
+   */
+  @Param({"tcp"})
+  public String hub;
 
   /**
    * The log level of the two child processes (slf4j-simple: trace, debug, info, warn, error);
@@ -92,6 +99,12 @@ public class GrowZmqBenchmark {
             .start();
     children.add(p);
     return p;
+  }
+
+  private FluxHandle connect(Reactor r, String uri) {
+    return hub.equals("tcp")
+        ? FluxHandle.connectZmq(r, uri, null)
+        : FluxHandle.connect(r, uri, java.time.Duration.ofSeconds(30));
   }
 
   private String awaitEndpoint(Process p) throws Exception {
@@ -141,35 +154,31 @@ public class GrowZmqBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws Exception {
     dir = Files.createTempDirectory("fluxdrm-grow-zmq-bench");
+    if (!hub.equals("tcp") && !hub.equals("unix")) {
+      throw new IllegalArgumentException("hub: \"" + hub + "\" (expected: tcp or unix)");
+    }
+    String listen = hub.equals("tcp") ? "tcp://127.0.0.1:*" : "unix:" + dir.resolve("hub");
     Runtime.getRuntime().addShutdownHook(new Thread(this::stopChildren));
     Process sched =
-        child(
-            "sched.log",
-            "sched",
-            "--listen",
-            "tcp://127.0.0.1:*",
-            "--hosts",
-            "node[0-15]",
-            "--cores",
-            "0-3");
-    String endpoint = awaitEndpoint(sched);
+        child("sched.log", "sched", "--listen", listen, "--hosts", "node[0-15]", "--cores", "0-3");
+    String uri = awaitEndpoint(sched);
     Process bridge =
         child(
             "bridge.log",
             "bridge",
             "--connect",
-            endpoint,
+            hub.equals("tcp") ? uri : listen,
             "--state-dir",
             dir.resolve("state").toString());
     shellReactor = Reactor.start("bench-shell");
-    FluxHandle h = FluxHandle.connectZmq(shellReactor, endpoint, null);
+    FluxHandle h = connect(shellReactor, uri);
     ObjectNode job = submit(h, Jobspecs.nodes(1), bridge);
     shell =
         ShellPlugin.create(
             job.get("id").asLong(), job.get("userid").asInt(), ResourceSet.fromJson(job.get("R")));
     shell.start(h).get(10, TimeUnit.SECONDS);
     appReactor = Reactor.start("bench-app");
-    app = FluxHandle.connectZmq(appReactor, endpoint, null);
+    app = connect(appReactor, uri);
     spec = Jobspecs.nodes(1);
     topic = shell.serviceName() + ".realloc";
     growPayload = Json.object();
