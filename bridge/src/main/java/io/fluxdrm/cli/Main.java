@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
       "Dynamic resource management for Flux (RFC 51) bridged to PMIx.",
       "",
       "Exit status: 0 on success, 1 on an error (one line on stderr); 'fluxdrm hostlist'",
-      "exits 2 on a usage error, as 'flux hostlist' does."
+      "exits 2 on a usage error, as 'flux hostlist' does, and so does 'fluxdrm bridge'."
     },
     subcommands = {
       RCommand.class,
@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
       JobspecCommand.class,
       SchemaCommand.class,
       SchedCommand.class,
+      BridgeCommand.class,
       ReplayCommand.class,
       CommandLine.HelpCommand.class
     })
@@ -84,7 +85,10 @@ public final class Main implements Runnable {
                       + line.getCommandSpec().qualifiedName()
                       + " --help')");
           line.getErr().flush();
-          return line.getCommand() instanceof HostlistCommand ? EXIT_USAGE_PYTHON : EXIT_ERROR;
+          Object cmd = line.getCommand();
+          return cmd instanceof HostlistCommand || cmd instanceof BridgeCommand
+              ? EXIT_USAGE_PYTHON
+              : EXIT_ERROR;
         });
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     return cl;

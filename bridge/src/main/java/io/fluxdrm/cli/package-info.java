@@ -3,6 +3,7 @@
  * {@code flux hostlist} (RFC 20, RFC 29), and the entry points of the project's processes.
  *
  * <p>Results go to stdout, diagnostics to stderr as one line; exit status 0 means success and 1 an
- * error of any kind (bad input, bad usage), as flux-core's commands do.
+ * error of any kind (bad input, bad usage), as flux-core's commands do; {@code hostlist}, {@code
+ * replay} and {@code bridge} exit 2 on a usage error.
  */
 package io.fluxdrm.cli;

@@ -1,0 +1,158 @@
+package io.fluxdrm.cli;
+
+import io.fluxdrm.bridge.jobmanager.JobManager;
+import io.fluxdrm.bridge.jobmanager.JobManagerException;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.net.Reactor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fluxdrm bridge}: the bridge between a DVM and a scheduler as a process. For now it runs
+ * the job manager (RFC 27 towards the scheduler, RFC 51 towards the job shells) on a hub or broker,
+ * with its eventlogs in a state directory, and the {@code bridge} service that submits and ends
+ * jobs (decisions D137, D138).
+ */
+@Command(
+    name = "bridge",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the job manager of RFC 51 (job-manager: sched-hello/sched-ready with the scheduler,",
+      "realloc/release/realloc_cancel from job shells) and the 'bridge' service (submit, finish).",
+      "Logs one line per job event on stderr; stops cleanly on SIGINT or SIGTERM",
+      "(exit status 130 or 143); a usage error exits 2, a failure to start 1."
+    })
+final class BridgeCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(BridgeCommand.class);
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+  private static final Pattern LOOPBACK_TCP =
+      Pattern.compile("tcp://(127(\\.\\d{1,3}){3}|localhost|\\[::1\\]):\\d{1,5}");
+
+  /** Exit status of a usage error. */
+  static final int EXIT_USAGE = 2;
+
+  @Option(
+      names = "--connect",
+      paramLabel = "ENDPOINT",
+      description =
+          "tcp://127.0.0.1:PORT ('fluxdrm sched --listen tcp://...', ZeroMQ on loopback),"
+              + " unix:DIR ('fluxdrm sched --listen unix:DIR') or local://PATH (a Flux broker's"
+              + " local connector)")
+  String connect;
+
+  @Option(
+      names = "--state-dir",
+      paramLabel = "DIR",
+      description = "The jobs' eventlogs (created if missing); jobs found there are recovered")
+  Path stateDir;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    String uri = uri();
+    if (stateDir == null) {
+      throw new CliError(
+          "--state-dir: missing (expected: a directory for the jobs' eventlogs)", EXIT_USAGE);
+    }
+    if (Files.exists(stateDir) && !Files.isDirectory(stateDir)) {
+      throw new CliError(
+          "--state-dir: " + stateDir + ": not a directory (expected: a directory for eventlogs)",
+          EXIT_USAGE);
+    }
+    JobManager jm;
+    try {
+      jm = JobManager.recover(stateDir, () -> System.currentTimeMillis() / 1000.0);
+    } catch (JobManagerException e) {
+      throw new CliError("--state-dir: " + e.getMessage());
+    }
+    Reactor reactor = Reactor.start("fluxdrm-bridge");
+    FluxHandle h = null;
+    try {
+      h =
+          uri.startsWith("tcp://")
+              ? FluxHandle.connectZmq(reactor, uri, null)
+              : FluxHandle.connect(reactor, uri, START_TIMEOUT);
+      await(jm.start(h), "job-manager");
+      await(h.register(new BridgeService(jm, h.loop()).service()), BridgeService.NAME);
+      LOG.info("connected to {}; serving job-manager and bridge", uri);
+      return serve(reactor, h);
+    } catch (RpcException e) {
+      if (h != null) {
+        h.close();
+      }
+      reactor.close();
+      throw new CliError("--connect: " + uri + ": " + e.getMessage());
+    }
+  }
+
+  /** The connector URI of {@code --connect}, or a usage error. */
+  private String uri() {
+    if (connect == null) {
+      throw new CliError(
+          "--connect: missing (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)",
+          EXIT_USAGE);
+    }
+    if (connect.startsWith("tcp://")) {
+      if (!LOOPBACK_TCP.matcher(connect).matches()) {
+        throw new CliError(
+            "--connect: \""
+                + connect
+                + "\" (expected: tcp://HOST:PORT on loopback; 'fluxdrm sched' listens without"
+                + " CURVE, on loopback only)",
+            EXIT_USAGE);
+      }
+      return connect;
+    }
+    if (connect.startsWith("unix:") && connect.length() > "unix:".length()) {
+      return "local://" + Path.of(connect.substring("unix:".length())).resolve("local");
+    }
+    if (connect.startsWith("local://") && connect.length() > "local://".length()) {
+      return connect;
+    }
+    throw new CliError(
+        "--connect: \"" + connect + "\" (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)",
+        EXIT_USAGE);
+  }
+
+  private static void await(CompletableFuture<Void> f, String what) throws InterruptedException {
+    try {
+      f.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      throw c instanceof RpcException r ? r : new RpcException(5, what + ": " + c.getMessage());
+    } catch (TimeoutException e) {
+      throw new RpcException(
+          110, what + ": no answer in " + START_TIMEOUT.toSeconds() + " s (is the hub there?)");
+    }
+  }
+
+  /** Runs until SIGINT or SIGTERM; the shutdown hook disconnects and stops the reactor. */
+  private static int serve(Reactor reactor, FluxHandle h) throws InterruptedException {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  LOG.info("stopping");
+                  // on the loop, so the hub gets the DISCONNECT before the reactor stops
+                  reactor.runAndWait(h::close, Duration.ofSeconds(2));
+                  reactor.close();
+                  stopped.countDown();
+                },
+                "fluxdrm-bridge-shutdown"));
+    stopped.await();
+    return 0;
+  }
+}
