@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       SchemaCommand.class,
       SchedCommand.class,
       ReplayCommand.class,
+      DemoCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -84,7 +85,10 @@ public final class Main implements Runnable {
                       + line.getCommandSpec().qualifiedName()
                       + " --help')");
           line.getErr().flush();
-          return line.getCommand() instanceof HostlistCommand ? EXIT_USAGE_PYTHON : EXIT_ERROR;
+          return line.getCommand() instanceof HostlistCommand
+                  || line.getCommand() instanceof DemoCommand
+              ? EXIT_USAGE_PYTHON
+              : EXIT_ERROR;
         });
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     return cl;
