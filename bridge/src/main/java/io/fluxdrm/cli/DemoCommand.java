@@ -106,6 +106,13 @@ final class DemoCommand implements Callable<Integer> {
     } catch (UncheckedIOException e) {
       throw new CliError(e.getCause().getMessage());
     }
+    if (result.ok() && !json) {
+      Step last = result.steps().get(result.steps().size() - 1);
+      out.printf(
+          "fluxdrm demo: %d steps as the story expects in %d ms%n",
+          result.steps().size(), last.elapsedMs());
+      out.flush();
+    }
     String replay = "fluxdrm replay " + transcript + " --service " + DemoReplayProvider.NAME;
     err.println(
         "fluxdrm demo: transcript written to "
@@ -121,12 +128,6 @@ final class DemoCommand implements Callable<Integer> {
       }
       err.flush();
       return Main.EXIT_ERROR;
-    }
-    if (!json) {
-      Step last = result.steps().get(result.steps().size() - 1);
-      out.printf(
-          "fluxdrm demo: %d steps as the story expects in %d ms%n",
-          result.steps().size(), last.elapsedMs());
     }
     out.flush();
     err.flush();
