@@ -7,6 +7,7 @@ import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
+import io.fluxdrm.sched.SchedulerOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -70,6 +71,13 @@ final class DemoCommand implements Callable<Integer> {
       description = "Write the job manager's transcript here (default: ${DEFAULT-VALUE})")
   Path transcript;
 
+  @Option(
+      names = "--no-realloc",
+      description =
+          "Run the scheduler with RFC 51 switched off (as 'fluxdrm sched --no-realloc'): the"
+              + " story's grows are then refused and the demo exits 1")
+  boolean noRealloc;
+
   @Option(names = "--json", description = "One JSON object per step instead of the timeline")
   boolean json;
 
@@ -96,7 +104,8 @@ final class DemoCommand implements Callable<Integer> {
       }
       result =
           Demo.run(
-              new Demo.Config(pool, stateDir, w),
+              new Demo.Config(
+                  pool, SchedulerOptions.defaults().withRealloc(!noRealloc), stateDir, w),
               s -> {
                 out.println(json ? s.toJson().toString() : s.toLine());
                 out.flush();
@@ -117,11 +126,11 @@ final class DemoCommand implements Callable<Integer> {
     err.println(
         "fluxdrm demo: transcript written to "
             + transcript
-            + (sameResources(pool, DemoReplayProvider.POOL)
+            + (sameResources(pool, DemoReplayProvider.POOL) && !noRealloc
                 ? " (replay: " + replay + ")"
-                : " (recorded on a pool other than the default: '"
+                : " (recorded in a world other than the default: '"
                     + replay
-                    + "' replays against the default pool)"));
+                    + "' replays against the default pool with RFC 51 on)"));
     if (!result.ok()) {
       for (String d : result.differences()) {
         err.println("fluxdrm demo: " + d);

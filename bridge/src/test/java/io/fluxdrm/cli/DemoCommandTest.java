@@ -30,6 +30,7 @@ class DemoCommandTest {
   private static CliRun text;
   private static CliRun json;
   private static Path textTranscript;
+  private static CliRun noRealloc;
 
   @BeforeAll
   static void runs() {
@@ -37,6 +38,9 @@ class DemoCommandTest {
     text = CliRun.run("", "demo", "--transcript", textTranscript.toString());
     json =
         CliRun.run("", "demo", "--json", "--transcript", shared.resolve("json.jsonl").toString());
+    noRealloc =
+        CliRun.run(
+            "", "demo", "--no-realloc", "--transcript", shared.resolve("off.jsonl").toString());
   }
 
   /** The story on the default pool: step, job, outcome, a piece of the detail, free nodes after. */
@@ -159,7 +163,43 @@ class DemoCommandTest {
     assertThat(lines.get(1)).contains("2 node(s)").contains("n[0-1]");
     assertThat(lines.get(3)).contains("PMIX_SUCCESS").contains("n6:4,n7:4");
     assertThat(lines.get(STEPS.size())).contains("conserved").endsWith("| free 8/8 nodes");
-    assertThat(r.err()).contains("recorded on a pool other than the default");
+    assertThat(r.err()).contains("recorded in a world other than the default");
+  }
+
+  /** The story's steps that an RFC 27-only scheduler turns out otherwise, and what they get. */
+  @ParameterizedTest
+  @CsvSource({
+    "a-grow,       PMIX_ERR_NOT_SUPPORTED, PMIX_SUCCESS",
+    "b-grow,       PMIX_ERR_NOT_SUPPORTED, waiting",
+    "a-release,    PMIX_ERR_NOT_FOUND,     PMIX_SUCCESS",
+    "a-tasks-exit, nothing to give back,   sched.free final:false",
+    "b-granted,    PMIX_ERR_NOT_SUPPORTED, PMIX_SUCCESS",
+    "a-huge,       PMIX_ERR_NOT_SUPPORTED, PMIX_ERR_OUT_OF_RESOURCE",
+    "a-wait,       PMIX_ERR_NOT_SUPPORTED, waiting",
+    "a-cancel,     PMIX_ERR_NOT_FOUND,     PMIX_SUCCESS",
+    "a-canceled,   PMIX_ERR_NOT_SUPPORTED, PMIX_ERR_JOB_CANCELED"
+  })
+  void demo_noRealloc_exitsOneNamingEachDifference(String step, String got, String expected) {
+    assertThat(noRealloc.status()).as("%s", noRealloc).isEqualTo(1);
+    noRealloc.assertNoTrace();
+    String difference = "fluxdrm demo: " + step + ": " + got + " (expected: " + expected + ")";
+    assertThat(CliRun.lines(noRealloc.err())).anyMatch(l -> l.startsWith(difference));
+    String line = CliRun.lines(noRealloc.out()).get(1 + STEPS.indexOf(step));
+    assertThat(line).contains(got + " (expected: " + expected + ")");
+  }
+
+  @Test
+  void demo_noRealloc_stepsThatNeedNoRfc51StillAsTheStory() {
+    List<String> err = CliRun.lines(noRealloc.err());
+    // the transcript line, then one line per differing step
+    assertThat(err).hasSize(1 + 9);
+    for (String step : List.of("a-start", "b-start", "a-end", "b-end", "pool")) {
+      assertThat(err).noneMatch(l -> l.startsWith("fluxdrm demo: " + step + ":"));
+      assertThat(CliRun.lines(noRealloc.out()).get(1 + STEPS.indexOf(step)))
+          .doesNotContain("(expected:");
+    }
+    // no summary line claims the story went as told
+    assertThat(noRealloc.out()).doesNotContain("as the story expects");
   }
 
   @Test

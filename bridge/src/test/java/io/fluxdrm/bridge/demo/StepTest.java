@@ -60,6 +60,7 @@ class StepTest {
             () ->
                 new Demo.Config(
                     DemoReplayProvider.pool(Hostlist.parse("n[0-2]"), IdSet.range(0, 3)),
+                    io.fluxdrm.sched.SchedulerOptions.defaults(),
                     null,
                     new StringWriter()))
         .isInstanceOf(IllegalArgumentException.class)
