@@ -29,12 +29,13 @@ import picocli.CommandLine.Option;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Run the whole RFC 51 chain in one JVM (scheduler, job manager, shell plugins, PMIx",
-      "facades) on a 16-node pool and play a story of jobs that grow and shrink through",
-      "PMIx_Allocation_request: a timeline on stdout (--json: one JSON object per step),",
-      "diagnostics on stderr, the job manager's endpoint recorded to --transcript.",
-      "Exit status: 0 every step as the story expects, 1 a step differed (each difference is",
-      "printed on stderr), 2 usage error."
+      "Run the whole RFC 51 chain in one JVM (scheduler, job manager, shell",
+      "plugins, PMIx facades) on a 16-node pool, and play a story of jobs that",
+      "grow and shrink through PMIx_Allocation_request. Prints a timeline on",
+      "stdout (--json: one JSON object per step) and diagnostics on stderr, and",
+      "records the job manager's endpoint to --transcript.",
+      "Exit status: 0 every step as the story expects, 1 a step differed (each",
+      "difference is printed on stderr), 2 usage error."
     })
 final class DemoCommand implements Callable<Integer> {
   static final int EXIT_USAGE = 2;

@@ -115,14 +115,14 @@ public final class Demo {
 
   /** The story could not go on (an answer never came, a job was never allocated). */
   private static final class Stopped extends RuntimeException {
-    private static final long serialVersionUID = 1L;
+    @java.io.Serial private static final long serialVersionUID = 1L;
 
     Stopped(String message) {
       super(message, null, false, false);
     }
   }
 
-  /** One job's side: its shell plugin, its facade, the shell's and an application's handle. */
+  /** One job's side: its shell plugin, its facade and an application's handle. */
   private record DemoJob(
       long id, int uid, ShellPlugin plugin, PmixAllocator pmix, FluxHandle app, String label) {}
 
