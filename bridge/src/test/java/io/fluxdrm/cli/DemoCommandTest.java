@@ -138,7 +138,7 @@ class DemoCommandTest {
         .anyMatch(l -> l.contains("\"topic\":\"sched.free\""));
     ReplayResult r = ReplayRegistry.load().run("demo", textTranscript);
     assertThat(r.same()).as(r.unifiedDiff()).isTrue();
-    // a-grow, b-grow, a-release, b's release... every realloc and release the story made
+    // reallocs of a-grow, b-grow, a-release, a-huge, a-wait; A's release; the realloc_cancel
     assertThat(r.requests()).isEqualTo(7);
     CliRun replay = CliRun.run("", "replay", textTranscript.toString(), "--service", "demo");
     assertThat(replay.status()).as("%s", replay).isZero();
