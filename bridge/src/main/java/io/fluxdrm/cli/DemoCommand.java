@@ -114,7 +114,7 @@ final class DemoCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new CliError("--transcript: " + transcript + ": " + e.getMessage());
     } catch (UncheckedIOException e) {
-      throw new CliError(e.getCause().getMessage());
+      throw new CliError("state directory: " + e.getCause().getMessage());
     }
     if (result.ok() && !json) {
       Step last = result.steps().get(result.steps().size() - 1);
@@ -177,7 +177,16 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private void checkStateDir() {
-    if (stateDir == null || !Files.exists(stateDir)) {
+    if (stateDir == null) {
+      return;
+    }
+    if (!Files.exists(stateDir)) {
+      try {
+        Files.createDirectories(stateDir);
+      } catch (IOException e) {
+        throw new CliError(
+            "--state-dir: " + stateDir + ": cannot create (" + e.getMessage() + ")", EXIT_USAGE);
+      }
       return;
     }
     if (!Files.isDirectory(stateDir)) {

@@ -242,6 +242,7 @@ class DemoCommandTest {
           --transcript NODIR/x/t.jsonl   | --transcript:
           --state-dir FULL               | not empty (expected: a new or empty directory
           --state-dir FILE               | not a directory
+          --state-dir FILE/sub           | cannot create
           """)
   void demo_badUsage_exitsTwoWithOneLine(String args, String message, @TempDir Path dir)
       throws IOException {
