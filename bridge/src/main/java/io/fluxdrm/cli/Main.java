@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       SchedCommand.class,
       BridgeCommand.class,
       ReplayCommand.class,
+      DemoCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -86,7 +87,9 @@ public final class Main implements Runnable {
                       + " --help')");
           line.getErr().flush();
           Object cmd = line.getCommand();
-          return cmd instanceof HostlistCommand || cmd instanceof BridgeCommand
+          return cmd instanceof HostlistCommand
+                  || cmd instanceof BridgeCommand
+                  || cmd instanceof DemoCommand
               ? EXIT_USAGE_PYTHON
               : EXIT_ERROR;
         });

@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
     })
 final class ReplayCommand implements Callable<Integer> {
   static final int EXIT_ERROR = 2;
-  private static final String SCHED_LOG = "org.slf4j.simpleLogger.log.io.fluxdrm.sched";
+  private static final String COMPONENT_LOG = "org.slf4j.simpleLogger.log.io.fluxdrm";
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -40,8 +40,8 @@ final class ReplayCommand implements Callable<Integer> {
   public Integer call() {
     // the replayed service's own log lines are not the command's output: warnings only, unless the
     // user asked for more
-    if (System.getProperty(SCHED_LOG) == null) {
-      System.setProperty(SCHED_LOG, "warn");
+    if (System.getProperty(COMPONENT_LOG) == null) {
+      System.setProperty(COMPONENT_LOG, "warn");
     }
     ReplayResult r;
     try {
