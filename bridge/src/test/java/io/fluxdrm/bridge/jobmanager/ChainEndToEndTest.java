@@ -199,7 +199,7 @@ class ChainEndToEndTest {
 
   /** An RFC 27-only scheduler: {@code sched.free} and nothing of RFC 51. */
   private static Service rfc27Only(List<ObjectNode> frees) {
-    return Service.builder("sched").on("free", req -> frees.add(req.json())).build();
+    return JmFixture.fakeScheduler(null, frees);
   }
 
   @Test
@@ -350,20 +350,41 @@ class ChainEndToEndTest {
     return o;
   }
 
+  /**
+   * D13's script, answered in turn whatever is asked: a grow that grants node2 and takes node0 back
+   * (alloc {@code first}), a grow of node3, a grow that only takes node3 back.
+   */
+  private static List<ObjectNode> d13Script(long first) {
+    return new ArrayList<>(
+        List.of(
+            success(first, "2", "0"),
+            success(first + 1, "3", null),
+            success(first + 2, null, "3")));
+  }
+
+  /**
+   * A world of {@link JobManagerReplayProvider}'s shape whose scheduler is the fake answering
+   * {@link #d13Script} in turn: each world gets a fresh script, so the same requests in the same
+   * order get the same answers.
+   */
+  private static ServiceFactory d13World(long first, boolean pmix) {
+    Function<FluxHandle, ?> sched =
+        h ->
+            h.register(
+                JmFixture.fakeScheduler(JmFixture.inTurn(d13Script(first)), new ArrayList<>()));
+    return pmix
+        ? loop -> ShellReplayProvider.world(loop, sched, true)
+        : loop -> jmWorld(loop, sched);
+  }
+
   @Test
   void grow_schedulerTakesBackOnItsOwn_d13AppliedAsReleaseFreedFinalFalse() {
     // sched-simple never takes back on its own: a scheduler that does (D13), answering in turn
-    List<ObjectNode> answers =
-        new ArrayList<>(
-            List.of(success(7, "2", "0"), success(8, "3", null), success(9, null, "3")));
+    List<ObjectNode> answers = d13Script(7);
     List<ObjectNode> frees = new ArrayList<>();
     JmFixture f = new JmFixture(dir).startJobManager();
     ChainFixture.register(f);
-    Service sched =
-        Service.builder("sched")
-            .on("free", req -> frees.add(req.json()))
-            .on("realloc", req -> req.respond(answers.remove(0)))
-            .build();
+    Service sched = JmFixture.fakeScheduler(JmFixture.inTurn(answers), frees);
     CompletableFuture<Void> up = f.hub.attach(Credentials.owner(JmFixture.OWNER)).register(sched);
     f.settle();
     assertThat(up).isCompleted();
@@ -402,6 +423,15 @@ class ChainEndToEndTest {
             "release");
     assertThat(answers).isEmpty();
     c.check();
+    goldens("shrink-scheduler-initiated", d13World(7, false), d13World(7, true));
+    // a scheduler that answers otherwise, or a golden whose answer was changed, shows as a diff
+    String jm = ChainGoldens.read("shrink-scheduler-initiated.job-manager");
+    String pmix = ChainGoldens.read("shrink-scheduler-initiated.pmix");
+    ChainGoldens.differs("jm vs script 17", jm, d13World(17, false), "\"alloc_id\":17");
+    ChainGoldens.differs("pmix vs script 17", pmix, d13World(17, true), "\"value\":\"17\"");
+    String edited = pmix.replace("took back rank3", "took back rank2");
+    assertThat(edited).isNotEqualTo(pmix);
+    ChainGoldens.differs("edited pmix", edited, d13World(7, true), "took back rank2");
   }
 
   @Test

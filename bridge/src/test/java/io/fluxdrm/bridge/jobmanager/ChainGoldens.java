@@ -65,4 +65,24 @@ final class ChainGoldens {
     assertThat(r.same()).as("%s replays:\n%s", golden.getFileName(), r.unifiedDiff()).isTrue();
     assertThat(r.requests()).as("%s: requests replayed", golden.getFileName()).isPositive();
   }
+
+  /**
+   * Checks that the transcript {@code text} (named {@code name}) does not replay against {@code
+   * world}: a response differs, and the replay's diff shows {@code changed}.
+   */
+  static void differs(String name, String text, ServiceFactory world, String changed) {
+    ReplayResult r =
+        Replay.run(Transcript.parse(text.lines().toList(), name), world, NORMALISATIONS);
+    assertThat(r.same()).as("%s: replays although a response differs", name).isFalse();
+    assertThat(r.unifiedDiff()).as("%s: diff", name).contains(changed);
+  }
+
+  /** The text of the golden file {@code name}. */
+  static String read(String name) {
+    try {
+      return Files.readString(path(name));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
@@ -11,6 +12,7 @@ import io.fluxdrm.rpc.net.Credentials;
 import io.fluxdrm.rpc.net.FluxHandle;
 import io.fluxdrm.rpc.net.Hub;
 import io.fluxdrm.rpc.net.ManualEventLoop;
+import io.fluxdrm.rpc.net.Service;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
@@ -24,6 +26,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * The real standalone sched-simple scheduler and a job manager on one in-memory hub driven by a
@@ -134,6 +137,37 @@ final class JmFixture {
     task.putObject("count").put("per_slot", 1);
     js.putObject("attributes").putObject("system").put("duration", 0);
     return js;
+  }
+
+  /**
+   * A scheduler sched-simple cannot play: the payloads of {@code sched.free} go to {@code frees},
+   * {@code sched.realloc} is answered with what {@code realloc} returns for the request's payload
+   * (EPROTO when it returns null), or not served at all when {@code realloc} is null (an RFC
+   * 27-only scheduler).
+   */
+  static Service fakeScheduler(Function<ObjectNode, ObjectNode> realloc, List<ObjectNode> frees) {
+    Service.Builder b = Service.builder("sched").on("free", req -> frees.add(req.json()));
+    if (realloc != null) {
+      b.on(
+          "realloc",
+          req -> {
+            ObjectNode a = realloc.apply(req.json());
+            if (a == null) {
+              req.fail(Errno.EPROTO, "fake scheduler: no answer for " + req.json());
+            } else {
+              req.respond(a);
+            }
+          });
+    }
+    return b.build();
+  }
+
+  /**
+   * Answers whatever is asked with the head of {@code answers}, which it consumes (null once they
+   * are used up): the same requests in the same order get the same answers from the same script.
+   */
+  static Function<ObjectNode, ObjectNode> inTurn(List<ObjectNode> answers) {
+    return p -> answers.isEmpty() ? null : answers.remove(0);
   }
 
   /** A shell-like client of user {@code uid}. */

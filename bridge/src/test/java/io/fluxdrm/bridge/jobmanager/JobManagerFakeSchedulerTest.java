@@ -13,7 +13,6 @@ import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.Service;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.nio.file.Path;
@@ -43,18 +42,10 @@ class JobManagerFakeSchedulerTest {
     CompletableFuture<Long> reg = f.jm.register(1, ALICE, JmFixture.pool(2, 4));
     f.settle();
     assertThat(reg).isCompleted();
-    Service.Builder b =
-        Service.builder("sched")
-            .on(
-                "free",
-                req -> {
-                  frees.add(req.json());
-                });
-    if (realloc != null) {
-      b.on("realloc", req -> req.respond(realloc.apply(req.json())));
-    }
     CompletableFuture<Void> up =
-        f.hub.attach(Credentials.owner(JmFixture.OWNER)).register(b.build());
+        f.hub
+            .attach(Credentials.owner(JmFixture.OWNER))
+            .register(JmFixture.fakeScheduler(realloc, frees));
     f.settle();
     assertThat(up).isCompleted();
     return f;
