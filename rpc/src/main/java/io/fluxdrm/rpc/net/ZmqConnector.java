@@ -20,6 +20,12 @@ final class ZmqConnector implements Connector {
   /** The control type flux-core's overlay uses for a peer that leaves. */
   static final int CONTROL_DISCONNECT = 2;
 
+  /**
+   * How long a closed socket keeps trying to deliver the goodbye (D153): a live hub takes it at
+   * once, so this only bounds how long a context termination waits when the hub is gone.
+   */
+  private static final int GOODBYE_LINGER_MS = 2_000;
+
   private final Reactor reactor;
   private final String endpoint;
   private final String identity;
@@ -37,7 +43,7 @@ final class ZmqConnector implements Connector {
   @Override
   public void start(Connector.Inbound inbound) {
     ZMQ.Socket s = reactor.zmq().createSocket(SocketType.DEALER);
-    s.setLinger(100);
+    s.setLinger(GOODBYE_LINGER_MS);
     s.setIdentity(identity.getBytes(StandardCharsets.ISO_8859_1));
     if (keys != null) {
       s.setCurveServerKey(ZMQ.Curve.z85Decode(keys.serverPublicKey()));

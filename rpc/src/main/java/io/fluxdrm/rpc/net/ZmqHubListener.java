@@ -1,6 +1,7 @@
 package io.fluxdrm.rpc.net;
 
 import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Flags;
 import io.fluxdrm.rpc.LocalFraming;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageCodec;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +39,22 @@ public final class ZmqHubListener implements AutoCloseable {
 
   private static final String ZAP_ENDPOINT = "inproc://zeromq.zap.01";
 
+  /** The control type of a keepalive (flux-core's overlay numbering). */
+  static final int CONTROL_HEARTBEAT = 0;
+
+  /** The probe sent to a quiet peer; clients ignore control messages. */
+  private static final Message HEARTBEAT =
+      new Message(
+          MessageType.CONTROL,
+          0,
+          null,
+          null,
+          Flags.USERID_UNKNOWN,
+          Flags.ROLE_NONE,
+          CONTROL_HEARTBEAT,
+          0,
+          List.of());
+
   /**
    * CURVE settings of the hub.
    *
@@ -52,22 +70,83 @@ public final class ZmqHubListener implements AutoCloseable {
   }
 
   /**
+   * How the hub notices a peer that went away without a goodbye (decision D152). Every {@code
+   * interval} the hub's ZeroMQ engine sends each connection a ZMTP PING, which any ZMTP 3.1 peer
+   * answers by itself, and closes a connection that stays silent for {@code timeout} after one; and
+   * every {@code interval} the hub probes each peer it has not heard from for an interval with a
+   * CONTROL heartbeat message, whose send fails once the peer's connection is closed: that peer is
+   * then disconnected. A peer whose process ends is thus noticed within two intervals, a peer whose
+   * host or network goes silent within two intervals plus the timeout.
+   *
+   * @param interval the ZMTP PING and probe period; zero turns liveness off (only a goodbye or a
+   *     failed send then disconnects a peer)
+   * @param timeout how long a connection may stay silent after a PING
+   */
+  public record Liveness(Duration interval, Duration timeout) {
+    /** The default: PING and probe every second, close after 5 s of silence. */
+    public static final Liveness DEFAULT =
+        new Liveness(Duration.ofSeconds(1), Duration.ofSeconds(5));
+
+    /** No liveness checks. */
+    public static final Liveness OFF = new Liveness(Duration.ZERO, Duration.ZERO);
+
+    /** Checks the durations. */
+    public Liveness {
+      if (interval.isNegative() || timeout.isNegative()) {
+        throw new IllegalArgumentException("liveness: negative duration (expected: zero or more)");
+      }
+      if (!interval.isZero() && timeout.compareTo(interval) < 0) {
+        throw new IllegalArgumentException(
+            "liveness: timeout "
+                + timeout.toMillis()
+                + " ms is shorter than the interval "
+                + interval.toMillis()
+                + " ms (expected: at least the interval)");
+      }
+      if (timeout.toMillis() > 6_553_500) {
+        throw new IllegalArgumentException(
+            "liveness: timeout above 6553.5 s (expected: a ZMTP heartbeat time to live)");
+      }
+      if (!interval.isZero() && interval.toMillis() == 0) {
+        throw new IllegalArgumentException(
+            "liveness: interval below 1 ms (expected: 1 ms or more)");
+      }
+    }
+
+    /** Returns whether liveness checks are on. */
+    public boolean enabled() {
+      return !interval.isZero();
+    }
+  }
+
+  /**
    * Listener settings.
    *
    * @param curve CURVE settings, or null for none (loopback only)
    * @param loopbackCredentials the credentials of every peer when CURVE is off
    * @param maxMessageSize the largest message accepted; larger ones disconnect their sender
    * @param maxQueuedBytes the output held for a peer that stops reading before it is dropped
+   * @param liveness how a peer that vanishes is noticed
    */
   public record Options(
-      Curve curve, Credentials loopbackCredentials, int maxMessageSize, long maxQueuedBytes) {
+      Curve curve,
+      Credentials loopbackCredentials,
+      int maxMessageSize,
+      long maxQueuedBytes,
+      Liveness liveness) {
+    /** Requires liveness settings. */
+    public Options {
+      Objects.requireNonNull(liveness, "liveness");
+    }
+
     /** Returns options without CURVE giving every peer the given credentials. */
     public static Options loopback(Credentials credentials) {
       return new Options(
           null,
           credentials,
           LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
-          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE);
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
+          Liveness.DEFAULT);
     }
 
     /** Returns options with CURVE. */
@@ -76,12 +155,18 @@ public final class ZmqHubListener implements AutoCloseable {
           curve,
           null,
           LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
-          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE);
+          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
+          Liveness.DEFAULT);
     }
 
     /** Returns these options with other size limits. */
     public Options withLimits(int maxMessage, long maxQueued) {
-      return new Options(curve, loopbackCredentials, maxMessage, maxQueued);
+      return new Options(curve, loopbackCredentials, maxMessage, maxQueued, liveness);
+    }
+
+    /** Returns these options with other liveness settings. */
+    public Options withLiveness(Liveness l) {
+      return new Options(curve, loopbackCredentials, maxMessageSize, maxQueuedBytes, l);
     }
   }
 
@@ -91,6 +176,11 @@ public final class ZmqHubListener implements AutoCloseable {
   private final Options options;
   private final Map<String, Peer> peers = new HashMap<>();
   private final Map<String, Outbox> outboxes = new java.util.LinkedHashMap<>();
+
+  /** When each peer was last heard from ({@link Reactor#nanoTime}), one cell per peer. */
+  private final Map<String, long[]> heard = new HashMap<>();
+
+  private EventLoop.Cancellable sweeper;
 
   /** Messages a peer's pipe could not take yet (its high-water mark), in order. */
   private static final class Outbox {
@@ -176,6 +266,12 @@ public final class ZmqHubListener implements AutoCloseable {
     s.setRouterMandatory(true);
     s.setLinger(0);
     s.setMaxMsgSize(options.maxMessageSize() + 64L);
+    Liveness live = options.liveness();
+    if (live.enabled()) {
+      s.setHeartbeatIvl((int) live.interval().toMillis());
+      s.setHeartbeatTimeout((int) live.timeout().toMillis());
+      s.setHeartbeatTtl((int) live.timeout().toMillis());
+    }
     if (options.curve() != null) {
       ZMQ.Socket z = reactor.zmq().createSocket(SocketType.REP);
       z.setLinger(0);
@@ -203,6 +299,38 @@ public final class ZmqHubListener implements AutoCloseable {
     router.onDrain(this::flushOutboxes);
     router.start();
     reactor.own(closer);
+    if (live.enabled()) {
+      sweeper = reactor.schedule(live.interval(), this::sweep);
+    }
+  }
+
+  /**
+   * Probes every peer not heard from for an interval: a CONTROL heartbeat that the ROUTER refuses
+   * as unroutable means the peer's connection is gone, so the peer is disconnected (D152). A probe
+   * the high-water mark refuses proves nothing and is skipped.
+   */
+  private void sweep() {
+    if (sweeper == null) {
+      return;
+    }
+    long now = reactor.nanoTime();
+    long quiet = options.liveness().interval().toNanos();
+    for (Map.Entry<String, Peer> e : List.copyOf(peers.entrySet())) {
+      long[] last = heard.get(e.getKey());
+      if (last != null && now - last[0] < quiet) {
+        continue;
+      }
+      List<byte[]> frames = new ArrayList<>(5);
+      frames.add(e.getKey().getBytes(StandardCharsets.ISO_8859_1));
+      frames.addAll(MessageCodec.toParts(HEARTBEAT));
+      if (!router.trySend(frames) && router.lastSendUnroutable()) {
+        LOG.info("zeromq peer {}: connection gone without a goodbye", printable(e.getKey()));
+        e.getValue().close("gone");
+      }
+    }
+    if (sweeper != null) {
+      sweeper = reactor.schedule(options.liveness().interval(), this::sweep);
+    }
   }
 
   /** Answers a ZAP request: 200 with the Z85 key as user id for an allowed key, else 400. */
@@ -250,8 +378,12 @@ public final class ZmqHubListener implements AutoCloseable {
       return;
     }
     Peer p = peers.get(id);
-    if (m.type() == MessageType.CONTROL && m.aux1() == ZmqConnector.CONTROL_DISCONNECT) {
-      if (p != null) {
+    if (p != null) {
+      heard.get(id)[0] = reactor.nanoTime();
+    }
+    if (m.type() == MessageType.CONTROL) {
+      // a goodbye ends the peer; a heartbeat (or any other control) only proves it is alive
+      if (p != null && m.aux1() == ZmqConnector.CONTROL_DISCONNECT) {
         p.close("disconnect");
       }
       return;
@@ -264,6 +396,7 @@ public final class ZmqHubListener implements AutoCloseable {
       }
       p = newPeer(id, c, frames.get(0));
       peers.put(id, p);
+      heard.put(id, new long[] {reactor.nanoTime()});
       hub.router().connected(p);
     }
     hub.router().received(p, m);
@@ -300,14 +433,14 @@ public final class ZmqHubListener implements AutoCloseable {
         frames.add(identity);
         frames.addAll(parts);
         Outbox box = outboxes.get(id);
-        if (box == null && router.trySend(frames)) {
-          return;
-        }
-        if (router.lastSendUnroutable()) {
-          close("gone");
-          return;
-        }
         if (box == null) {
+          if (router.trySend(frames)) {
+            return;
+          }
+          if (router.lastSendUnroutable()) {
+            close("gone");
+            return;
+          }
           box = new Outbox();
           outboxes.put(id, box);
         }
@@ -331,6 +464,7 @@ public final class ZmqHubListener implements AutoCloseable {
       public void close(String why) {
         outboxes.remove(id);
         if (peers.remove(id, this)) {
+          heard.remove(id);
           hub.router().disconnected(this);
         }
       }
@@ -341,22 +475,38 @@ public final class ZmqHubListener implements AutoCloseable {
     if (outboxes.isEmpty()) {
       return;
     }
-    var it = outboxes.values().iterator();
+    List<String> gone = new ArrayList<>();
+    var it = outboxes.entrySet().iterator();
     while (it.hasNext()) {
-      Outbox box = it.next();
+      var e = it.next();
+      Outbox box = e.getValue();
       while (!box.queue.isEmpty() && router.trySend(box.queue.peek())) {
         List<byte[]> sent = box.queue.poll();
         for (byte[] f : sent) {
           box.bytes -= f.length;
         }
       }
-      if (box.queue.isEmpty()) {
+      if (!box.queue.isEmpty() && router.lastSendUnroutable()) {
+        gone.add(e.getKey());
+      } else if (box.queue.isEmpty()) {
         it.remove();
+      }
+    }
+    for (String id : gone) {
+      Peer p = peers.get(id);
+      if (p != null) {
+        p.close("gone");
+      } else {
+        outboxes.remove(id);
       }
     }
   }
 
   private void closeOnLoop() {
+    if (sweeper != null) {
+      sweeper.cancel();
+      sweeper = null;
+    }
     if (router != null) {
       router.close();
     }
