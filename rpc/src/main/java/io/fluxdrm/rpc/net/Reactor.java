@@ -216,12 +216,18 @@ public final class Reactor implements EventLoop, AutoCloseable {
         if (!tasks.isEmpty() || pollAgain) {
           wait = -1;
         } else {
+          // the poll hooks' safety net (a ZeroMQ signal that was missed) needs a wake-up every
+          // 100 ms even while a timer is due later
           long next = timers.nextDeadline();
+          long cap = pollHooks.isEmpty() ? 0 : 100;
           if (next == Long.MAX_VALUE) {
-            wait = pollHooks.isEmpty() ? 0 : 100;
+            wait = cap;
           } else {
             long ns = next - System.nanoTime();
             wait = ns <= 0 ? -1 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(ns + 999_999));
+            if (cap > 0 && wait > cap) {
+              wait = cap;
+            }
           }
         }
         awake = false;

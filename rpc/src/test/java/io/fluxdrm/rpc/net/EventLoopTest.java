@@ -111,6 +111,24 @@ class EventLoopTest {
   }
 
   @Test
+  @Timeout(30)
+  void reactor_pollHooksWithFarTimer_stillRunRepeatedly() throws Exception {
+    try (Reactor r = Reactor.start("hook-test")) {
+      CountDownLatch runs = new CountDownLatch(5);
+      CompletableFuture<Void> added = new CompletableFuture<>();
+      r.execute(
+          () -> {
+            // the ZeroMQ safety-net drain: must not wait for a timer due much later
+            r.schedule(Duration.ofMinutes(10), () -> {});
+            r.addPollHook(runs::countDown);
+            added.complete(null);
+          });
+      added.get(5, TimeUnit.SECONDS);
+      assertThat(runs.await(20, TimeUnit.SECONDS)).as("poll hook runs").isTrue();
+    }
+  }
+
+  @Test
   @Timeout(10)
   void reactor_failingTask_loopKeepsRunning() throws Exception {
     try (Reactor r = Reactor.start("fail-test")) {
