@@ -95,6 +95,30 @@ class ZmqLivenessIT {
             RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.ENOSYS));
   }
 
+  @org.junit.jupiter.api.Test
+  void clientClosesThenStopsAtOnce_livenessOff_goodbyeArrives() throws Exception {
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.loopback(Credentials.owner(1000))
+                .withLiveness(ZmqHubListener.Liveness.OFF));
+    Reactor client = Reactor.start("leaver");
+    try {
+      FluxHandle h = FluxHandle.connectZmq(client, l.endpoint(), null);
+      h.register(Service.builder("ghost").on("echo", r -> r.respond(r.json())).build())
+          .get(5, TimeUnit.SECONDS);
+      h.rpc("demo.echo", Json.object(), T).get(5, TimeUnit.SECONDS);
+      // as the bridge's shutdown hook does: goodbye on the loop, then the reactor stops at once
+      assertThat(client.runAndWait(h::close, T)).isTrue();
+    } finally {
+      client.close();
+    }
+    Wait.until(NOTICE, () -> removed.contains("ghost"));
+    Wait.until(NOTICE, () -> echo.disconnects.size() == 1);
+  }
+
   private void vanishByContext(String endpoint) throws Exception {
     Reactor client = Reactor.start("ghost");
     try {
