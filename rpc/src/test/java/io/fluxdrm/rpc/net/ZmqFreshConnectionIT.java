@@ -104,6 +104,17 @@ class ZmqFreshConnectionIT {
   }
 
   @Test
+  void inprocClient_noHandshakeToWaitFor_answered() throws Exception {
+    // inproc reaches only the same ZeroMQ context: the client shares the hub's reactor
+    ZmqHubListener l = listen("inproc://fluxdrm-fresh-connection-it");
+    try (FluxHandle h = FluxHandle.connectZmq(hubReactor, l.endpoint(), null)) {
+      var call = h.rpc("demo.echo", Json.object().put("inproc", true), Duration.ofSeconds(30));
+      assertThat(unanswered(List.of(call), "inproc")).isEmpty();
+    }
+    l.close();
+  }
+
+  @Test
   void clientBeforeHubListens_firstRequestAnsweredOnceItListens() throws Exception {
     List<String> lost = new ArrayList<>();
     for (int round = 0; round < 10; round++) {
