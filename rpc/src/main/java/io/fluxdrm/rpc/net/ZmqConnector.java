@@ -104,8 +104,6 @@ final class ZmqConnector implements Connector {
     connectedAt = -1;
     monitor = m;
     monitorKey = reactor.register(m.getFD(), SelectionKey.OP_READ, k -> readEvents());
-    // a pipe signals only a reader that has found it empty once
-    readEventsOnce();
     driver =
         new ZmqSocketDriver(
             reactor,
@@ -119,6 +117,8 @@ final class ZmqConnector implements Connector {
             });
     driver.onDrain(this::flush);
     driver.start();
+    // a pipe signals only a reader that has found it empty once
+    readEventsOnce();
     return true;
   }
 
