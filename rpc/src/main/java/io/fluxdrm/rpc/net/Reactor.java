@@ -29,6 +29,9 @@ public final class Reactor implements EventLoop, AutoCloseable {
     void ready(SelectionKey key);
   }
 
+  /** The longest wait in select while poll hooks are registered. */
+  static final long POLL_HOOK_PERIOD_MS = 100;
+
   private final Selector selector;
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private final Timers timers = new Timers();
@@ -216,19 +219,7 @@ public final class Reactor implements EventLoop, AutoCloseable {
         if (!tasks.isEmpty() || pollAgain) {
           wait = -1;
         } else {
-          // the poll hooks' safety net (a ZeroMQ signal that was missed) needs a wake-up every
-          // 100 ms even while a timer is due later
-          long next = timers.nextDeadline();
-          long cap = pollHooks.isEmpty() ? 0 : 100;
-          if (next == Long.MAX_VALUE) {
-            wait = cap;
-          } else {
-            long ns = next - System.nanoTime();
-            wait = ns <= 0 ? -1 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(ns + 999_999));
-            if (cap > 0 && wait > cap) {
-              wait = cap;
-            }
-          }
+          wait = selectWait(timers.nextDeadline(), System.nanoTime(), !pollHooks.isEmpty());
         }
         awake = false;
         if (!tasks.isEmpty() || pollAgain) {
@@ -280,6 +271,24 @@ public final class Reactor implements EventLoop, AutoCloseable {
       }
       stopped.countDown();
     }
+  }
+
+  /**
+   * Returns how long the loop may wait in select: -1 not at all, 0 for ever, else milliseconds.
+   * With poll hooks the wait never exceeds {@link #POLL_HOOK_PERIOD_MS}, a pending timer however
+   * far away included: the hooks' periodic drain is the safety net for ZeroMQ's edge-triggered
+   * signal (decision D149).
+   */
+  static long selectWait(long nextDeadline, long now, boolean hooks) {
+    long cap = hooks ? POLL_HOOK_PERIOD_MS : Long.MAX_VALUE;
+    if (nextDeadline == Long.MAX_VALUE) {
+      return hooks ? cap : 0;
+    }
+    long ns = nextDeadline - now;
+    if (ns <= 0) {
+      return -1;
+    }
+    return Math.min(cap, Math.max(1, TimeUnit.NANOSECONDS.toMillis(ns + 999_999)));
   }
 
   private void runTasks() {

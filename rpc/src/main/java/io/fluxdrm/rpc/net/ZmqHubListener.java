@@ -264,6 +264,9 @@ public final class ZmqHubListener implements AutoCloseable {
   private void bind(String ep) {
     ZMQ.Socket s = reactor.zmq().createSocket(SocketType.ROUTER);
     s.setRouterMandatory(true);
+    // a client that replaces a stuck connection keeps its identity (decision D148): the new
+    // connection takes the identity over instead of being ignored as a duplicate
+    s.setRouterHandover(true);
     s.setLinger(0);
     s.setMaxMsgSize(options.maxMessageSize() + 64L);
     Liveness live = options.liveness();
@@ -438,6 +441,12 @@ public final class ZmqHubListener implements AutoCloseable {
             return;
           }
           if (router.lastSendUnroutable()) {
+            // ROUTER_MANDATORY: the identity has no connection any more (a peer is routable from
+            // its first message on, so this is a peer that left without saying so)
+            LOG.info(
+                "zeromq peer {}: no longer connected; {} dropped, peer forgotten",
+                printable(id),
+                m.topic());
             close("gone");
             return;
           }

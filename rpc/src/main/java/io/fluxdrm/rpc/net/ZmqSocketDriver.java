@@ -31,6 +31,7 @@ final class ZmqSocketDriver {
   private Runnable afterDrain;
   private boolean unroutable;
   private boolean dirty;
+  private boolean draining;
   private long lastDrain;
 
   ZmqSocketDriver(Reactor reactor, ZMQ.Socket socket, Consumer<Multipart> onMessage) {
@@ -83,13 +84,32 @@ final class ZmqSocketDriver {
     }
   }
 
-  /** Receives every whole message waiting; returns how many. */
+  /**
+   * Receives every whole message waiting; returns how many. Sends made meanwhile (the retries of
+   * {@link #onDrain} and answers sent from the message handler) need no further drain, since this
+   * one reads until the socket shows nothing; so a send the high-water mark refuses here is retried
+   * at the next signal or safety-net drain, never in a tight loop.
+   */
   int drain() {
     dirty = false;
-    lastDrain = reactor.nanoTime();
-    if (afterDrain != null && !closed) {
-      afterDrain.run();
+    draining = true;
+    try {
+      lastDrain = reactor.nanoTime();
+      if (afterDrain != null && !closed) {
+        afterDrain.run();
+      }
+      int received = receive();
+      if (received >= DRAIN_BUDGET) {
+        // more may wait, and no signal will say so
+        markDirty();
+      }
+      return received;
+    } finally {
+      draining = false;
     }
+  }
+
+  private int receive() {
     int budget = DRAIN_BUDGET;
     int received = 0;
     try {
@@ -131,8 +151,10 @@ final class ZmqSocketDriver {
    */
   boolean trySend(List<byte[]> frames) {
     unroutable = false;
-    dirty = true;
-    reactor.pollAgain();
+    if (!draining) {
+      // the send may swallow the socket's signal: drain before the loop waits again
+      markDirty();
+    }
     try {
       for (int i = 0; i < frames.size(); i++) {
         int flags = ZMQ.DONTWAIT | (i < frames.size() - 1 ? ZMQ.SNDMORE : 0);
@@ -150,6 +172,11 @@ final class ZmqSocketDriver {
       unroutable = e.getErrorCode() == ZMQ.Error.EHOSTUNREACH.getCode();
       return false;
     }
+  }
+
+  private void markDirty() {
+    dirty = true;
+    reactor.pollAgain();
   }
 
   /** Returns whether the last failed send named a peer that is not connected. */

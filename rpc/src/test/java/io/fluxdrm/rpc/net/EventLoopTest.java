@@ -11,6 +11,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class EventLoopTest {
   @Test
@@ -43,6 +45,28 @@ class EventLoopTest {
     loop.advance(Duration.ofSeconds(5));
     assertThat(at).containsExactly(1_000_000_000L, 2_000_000_000L);
     assertThat(loop.inLoop()).isFalse();
+  }
+
+  @ParameterizedTest(name = "deadline {0} ns from now, hooks {1}: {2}")
+  @CsvSource({
+    // a far timer (an RPC's 30 s timeout) does not stretch the ZeroMQ safety-net period
+    "30000000000, true, 100",
+    "30000000000, false, 30000",
+    "5000000, true, 5",
+    "1, true, 1",
+    "0, true, -1",
+    "-5, false, -1",
+  })
+  void selectWait_timerPending_cappedAtPollHookPeriodWhenHooks(
+      long inNanos, boolean hooks, long expectedMs) {
+    long now = 1_000_000_000L;
+    assertThat(Reactor.selectWait(now + inNanos, now, hooks)).isEqualTo(expectedMs);
+  }
+
+  @ParameterizedTest(name = "hooks {0}: {1}")
+  @CsvSource({"true, 100", "false, 0"})
+  void selectWait_noTimer_hookPeriodOrForever(boolean hooks, long expectedMs) {
+    assertThat(Reactor.selectWait(Long.MAX_VALUE, 42L, hooks)).isEqualTo(expectedMs);
   }
 
   @Test
