@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -140,19 +139,11 @@ final class BridgeCommand implements Callable<Integer> {
 
   /** Runs until SIGINT or SIGTERM; the shutdown hook disconnects and stops the reactor. */
   private static int serve(Reactor reactor, FluxHandle h) throws InterruptedException {
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  LOG.info("stopping");
-                  // on the loop, so the hub gets the DISCONNECT before the reactor stops
-                  reactor.runAndWait(h::close, Duration.ofSeconds(2));
-                  reactor.close();
-                  stopped.countDown();
-                },
-                "fluxdrm-bridge-shutdown"));
-    stopped.await();
-    return 0;
+    return Daemon.serve(
+        LOG,
+        "fluxdrm-bridge",
+        reactor,
+        // on the loop, so the hub gets the DISCONNECT before the reactor stops
+        () -> reactor.runAndWait(h::close, Duration.ofSeconds(2)));
   }
 }

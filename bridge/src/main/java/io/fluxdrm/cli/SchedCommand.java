@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -204,7 +203,7 @@ final class SchedCommand implements Callable<Integer> {
       await(svc.start(h), "start");
       return serve(reactor, listener);
     } catch (RpcException e) {
-      closeQuietly(listener);
+      Daemon.closeQuietly(LOG, listener);
       reactor.close();
       throw new CliError("--listen: " + e.getMessage());
     }
@@ -245,29 +244,6 @@ final class SchedCommand implements Callable<Integer> {
 
   /** Runs until SIGINT or SIGTERM; the shutdown hook closes the listener and the reactor. */
   private static int serve(Reactor reactor, AutoCloseable listener) throws InterruptedException {
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  LOG.info("stopping");
-                  closeQuietly(listener);
-                  reactor.close();
-                  stopped.countDown();
-                },
-                "fluxdrm-sched-shutdown"));
-    stopped.await();
-    return 0;
-  }
-
-  private static void closeQuietly(AutoCloseable c) {
-    if (c == null) {
-      return;
-    }
-    try {
-      c.close();
-    } catch (Exception e) {
-      LOG.warn("close: {}", e.getMessage());
-    }
+    return Daemon.serve(LOG, "fluxdrm-sched", reactor, () -> Daemon.closeQuietly(LOG, listener));
   }
 }
