@@ -10,9 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +33,6 @@ import picocli.CommandLine.Option;
     })
 final class BridgeCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeCommand.class);
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
   private static final Pattern LOOPBACK_TCP =
       Pattern.compile("tcp://(127(\\.\\d{1,3}){3}|localhost|\\[::1\\]):\\d{1,5}");
 
@@ -82,7 +78,7 @@ final class BridgeCommand implements Callable<Integer> {
       h =
           uri.startsWith("tcp://")
               ? FluxHandle.connectZmq(reactor, uri, null)
-              : FluxHandle.connect(reactor, uri, START_TIMEOUT);
+              : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
       await(jm.start(h), "job-manager");
       await(h.register(new BridgeService(jm, h.loop()).service()), BridgeService.NAME);
       LOG.info("connected to {}; serving job-manager and bridge", uri);
@@ -126,15 +122,7 @@ final class BridgeCommand implements Callable<Integer> {
   }
 
   private static void await(CompletableFuture<Void> f, String what) throws InterruptedException {
-    try {
-      f.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      throw c instanceof RpcException r ? r : new RpcException(5, what + ": " + c.getMessage());
-    } catch (TimeoutException e) {
-      throw new RpcException(
-          110, what + ": no answer in " + START_TIMEOUT.toSeconds() + " s (is the hub there?)");
-    }
+    Daemon.await(f, what, " (is the hub there?)");
   }
 
   /** Runs until SIGINT or SIGTERM; the shutdown hook disconnects and stops the reactor. */
