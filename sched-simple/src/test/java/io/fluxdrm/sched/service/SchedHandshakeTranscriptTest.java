@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.fixture.FakeKvs;
 import io.fluxdrm.rpc.net.Credentials;
 import io.fluxdrm.rpc.net.FluxHandle;
 import io.fluxdrm.rpc.net.Hub;
@@ -30,7 +31,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -374,34 +374,13 @@ class SchedHandshakeTranscriptTest {
                 .build());
     CompletableFuture<Void> reg3 =
         instance.register(
-            Service.builder("kvs")
-                .on(
-                    "lookup",
-                    req -> {
-                      String key = req.json().get("key").asText();
-                      ObjectNode val = Json.object();
-                      val.putObject("val")
-                          .put("ver", 1)
-                          .put("type", "val")
-                          .put(
-                              "data",
-                              Base64.getEncoder()
-                                  .encodeToString(kvs.get(key).getBytes(StandardCharsets.UTF_8)));
-                      req.respond(val);
-                    })
-                .on(
-                    "commit",
-                    req -> {
-                      ObjectNode op = (ObjectNode) req.json().get("ops").get(0);
-                      order.add("commit " + op.get("key").asText());
-                      kvs.put(
-                          op.get("key").asText(),
-                          new String(
-                              Base64.getDecoder().decode(op.get("dirent").get("data").asText()),
-                              StandardCharsets.UTF_8));
-                      req.respond(Json.object().put("rootref", "sha1-0").put("rootseq", 2));
-                    })
-                .build());
+            FakeKvs.service(
+                kvs,
+                (method, key) -> {
+                  if (method.equals("commit")) {
+                    order.add("commit " + key);
+                  }
+                }));
     loop.runPending();
     reg.join();
     reg2.join();
