@@ -26,10 +26,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -349,7 +346,7 @@ class SchedHandshakeTranscriptTest {
     Hub hub = new Hub(loop, () -> "peer-" + next[0]++);
     FluxHandle schedHandle = hub.attach(Credentials.owner(SchedFixture.OWNER));
     StringWriter out = new StringWriter();
-    TranscriptRecorder recorder = new TranscriptRecorder(out, clock(loop));
+    TranscriptRecorder recorder = new TranscriptRecorder(out, loop.clock(Instant.EPOCH));
     schedHandle.tap(recorder);
     FakeJobManager jm = new FakeJobManager(hub.attach(Credentials.owner(SchedFixture.OWNER)));
     CompletableFuture<Void> reg = jm.register();
@@ -412,24 +409,5 @@ class SchedHandshakeTranscriptTest {
     svc.core().pool().checkInvariants();
     recorder.flush();
     check("attached", out.toString());
-  }
-
-  private static Clock clock(ManualEventLoop loop) {
-    return new Clock() {
-      @Override
-      public ZoneOffset getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return Instant.EPOCH.plusNanos(loop.nanoTime());
-      }
-    };
   }
 }
