@@ -132,7 +132,7 @@ class SchedAttachedIT {
         assertThat(inst.allocated()).isEqualTo("rank0/core[0-3]");
 
         // alloc: answered only after kvs.commit of the job's R, + properties stripped
-        ObjectNode alloc = ItJobManager.alloc(NEW, ItJobManager.nodeJobspec(1, 4));
+        ObjectNode alloc = ItJobManager.alloc(NEW, Jobspecs.nodes(1, 4, false));
         alloc.put("userid", 0);
         Message answer =
             inst.h
@@ -148,7 +148,7 @@ class SchedAttachedIT {
 
         // --no-realloc reached the service: UNSUPPORTED (3) at once
         ObjectNode grow = Json.object().put("job_id", NEW);
-        grow.set("spec_add", ItJobManager.nodeJobspec(1, 4));
+        grow.set("spec_add", Jobspecs.nodes(1, 4, false));
         Message g = inst.call("sched.realloc", grow);
         assertThat(g.json().get("type").asInt()).as("%s", g.json()).isEqualTo(3);
 
