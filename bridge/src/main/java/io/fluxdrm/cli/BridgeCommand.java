@@ -10,10 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +33,6 @@ import picocli.CommandLine.Option;
     })
 final class BridgeCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeCommand.class);
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
   private static final Pattern LOOPBACK_TCP =
       Pattern.compile("tcp://(127(\\.\\d{1,3}){3}|localhost|\\[::1\\]):\\d{1,5}");
 
@@ -83,7 +78,7 @@ final class BridgeCommand implements Callable<Integer> {
       h =
           uri.startsWith("tcp://")
               ? FluxHandle.connectZmq(reactor, uri, null)
-              : FluxHandle.connect(reactor, uri, START_TIMEOUT);
+              : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
       await(jm.start(h), "job-manager");
       await(h.register(new BridgeService(jm, h.loop()).service()), BridgeService.NAME);
       LOG.info("connected to {}; serving job-manager and bridge", uri);
@@ -127,32 +122,16 @@ final class BridgeCommand implements Callable<Integer> {
   }
 
   private static void await(CompletableFuture<Void> f, String what) throws InterruptedException {
-    try {
-      f.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      throw c instanceof RpcException r ? r : new RpcException(5, what + ": " + c.getMessage());
-    } catch (TimeoutException e) {
-      throw new RpcException(
-          110, what + ": no answer in " + START_TIMEOUT.toSeconds() + " s (is the hub there?)");
-    }
+    Daemon.await(f, what, " (is the hub there?)");
   }
 
   /** Runs until SIGINT or SIGTERM; the shutdown hook disconnects and stops the reactor. */
   private static int serve(Reactor reactor, FluxHandle h) throws InterruptedException {
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  LOG.info("stopping");
-                  // on the loop, so the hub gets the DISCONNECT before the reactor stops
-                  reactor.runAndWait(h::close, Duration.ofSeconds(2));
-                  reactor.close();
-                  stopped.countDown();
-                },
-                "fluxdrm-bridge-shutdown"));
-    stopped.await();
-    return 0;
+    return Daemon.serve(
+        LOG,
+        "fluxdrm-bridge",
+        reactor,
+        // on the loop, so the hub gets the DISCONNECT before the reactor stops
+        () -> reactor.runAndWait(h::close, Duration.ofSeconds(2)));
   }
 }

@@ -21,12 +21,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -48,7 +43,6 @@ import picocli.CommandLine.Option;
     })
 final class SchedCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(SchedCommand.class);
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
   @Option(
       names = "--listen",
@@ -201,10 +195,10 @@ final class SchedCommand implements Callable<Integer> {
       if (store.size() > 0) {
         LOG.info("state-dir: {} running job(s) wait for the job manager's hello", store.size());
       }
-      await(svc.start(h), "start");
+      Daemon.await(svc.start(h), "start", "");
       return serve(reactor, listener);
     } catch (RpcException e) {
-      closeQuietly(listener);
+      Daemon.closeQuietly(LOG, listener);
       reactor.close();
       throw new CliError("--listen: " + e.getMessage());
     }
@@ -213,9 +207,9 @@ final class SchedCommand implements Callable<Integer> {
   private int attached(SchedulerOptions options) throws InterruptedException {
     Reactor reactor = Reactor.start("fluxdrm-sched");
     try {
-      FluxHandle h = FluxHandle.connect(reactor, fluxUri, START_TIMEOUT);
+      FluxHandle h = FluxHandle.connect(reactor, fluxUri, Daemon.START_TIMEOUT);
       SchedService svc = SchedService.attached().options(options).build();
-      await(svc.start(h), "attach");
+      Daemon.await(svc.start(h), "attach", "");
       return serve(reactor, null);
     } catch (RpcException e) {
       reactor.close();
@@ -231,43 +225,8 @@ final class SchedCommand implements Callable<Integer> {
     }
   }
 
-  private static void await(java.util.concurrent.CompletableFuture<Void> f, String what)
-      throws InterruptedException {
-    try {
-      f.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      throw c instanceof RpcException r ? r : new RpcException(5, what + ": " + c);
-    } catch (TimeoutException e) {
-      throw new RpcException(110, what + ": no answer in " + START_TIMEOUT.toSeconds() + " s");
-    }
-  }
-
   /** Runs until SIGINT or SIGTERM; the shutdown hook closes the listener and the reactor. */
   private static int serve(Reactor reactor, AutoCloseable listener) throws InterruptedException {
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  LOG.info("stopping");
-                  closeQuietly(listener);
-                  reactor.close();
-                  stopped.countDown();
-                },
-                "fluxdrm-sched-shutdown"));
-    stopped.await();
-    return 0;
-  }
-
-  private static void closeQuietly(AutoCloseable c) {
-    if (c == null) {
-      return;
-    }
-    try {
-      c.close();
-    } catch (Exception e) {
-      LOG.warn("close: {}", e.getMessage());
-    }
+    return Daemon.serve(LOG, "fluxdrm-sched", reactor, () -> Daemon.closeQuietly(LOG, listener));
   }
 }

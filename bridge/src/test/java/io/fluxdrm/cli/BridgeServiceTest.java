@@ -55,20 +55,6 @@ class BridgeServiceTest {
     owner = hub.attach(Credentials.owner(OWNER));
   }
 
-  private static ObjectNode nodes(int n) {
-    ObjectNode slot = Json.object().put("type", "slot").put("count", 1).put("label", "task");
-    slot.putArray("with").addObject().put("type", "core").put("count", 1);
-    ObjectNode node = Json.object().put("type", "node").put("count", n).put("exclusive", true);
-    node.putArray("with").add(slot);
-    ObjectNode js = Json.object().put("version", 1);
-    js.putArray("resources").add(node);
-    ObjectNode task = js.putArray("tasks").addObject().put("slot", "task");
-    task.putArray("command").add("true");
-    task.putObject("count").put("per_slot", 1);
-    js.putObject("attributes").putObject("system").put("duration", 0);
-    return js;
-  }
-
   private Message call(FluxHandle h, String topic, ObjectNode p) {
     CompletableFuture<Message> f = h.rpc(topic, p);
     loop.runPending();
@@ -94,7 +80,9 @@ class BridgeServiceTest {
   void submitFinish_validJob_allocatedThenFreed(@TempDir Path dir) {
     start(dir, true);
     FluxHandle alice = hub.attach(Credentials.user(ALICE));
-    ObjectNode a = call(alice, "bridge.submit", Json.object().set("jobspec", nodes(1))).json();
+    ObjectNode a =
+        call(alice, "bridge.submit", Json.object().set("jobspec", Jobspecs.nodes(1, 1, true)))
+            .json();
     assertThat(a.get("id").asLong()).isEqualTo(1);
     assertThat(a.get("userid").asInt()).isEqualTo(ALICE);
     assertThat(ResourceSet.fromJson(a.get("R")).summary()).isEqualTo("rank0/core[0-3]");
@@ -126,7 +114,7 @@ class BridgeServiceTest {
     start(dir, true);
     ObjectNode p =
         payload.equals("BIG")
-            ? Json.object().set("jobspec", nodes(3))
+            ? Json.object().set("jobspec", Jobspecs.nodes(3, 1, true))
             : (ObjectNode) new ObjectMapper().readTree(payload);
     RpcException e = refused(owner, topic, p);
     assertThat(e.errnum()).as(e.getMessage()).isEqualTo(errnum);
@@ -137,7 +125,8 @@ class BridgeServiceTest {
   @Test
   void submit_schedulerNotOnline_eagain(@TempDir Path dir) {
     start(dir, false);
-    RpcException e = refused(owner, "bridge.submit", Json.object().set("jobspec", nodes(1)));
+    RpcException e =
+        refused(owner, "bridge.submit", Json.object().set("jobspec", Jobspecs.nodes(1, 1, true)));
     assertThat(e.errnum()).isEqualTo(BridgeService.EAGAIN);
     assertThat(e.getMessage())
         .isEqualTo(
@@ -148,7 +137,7 @@ class BridgeServiceTest {
   void finish_notOwner_eperm(@TempDir Path dir) {
     start(dir, true);
     FluxHandle alice = hub.attach(Credentials.user(ALICE));
-    call(alice, "bridge.submit", Json.object().set("jobspec", nodes(1)));
+    call(alice, "bridge.submit", Json.object().set("jobspec", Jobspecs.nodes(1, 1, true)));
     RpcException e = refused(alice, "bridge.finish", Json.object().put("id", 1));
     assertThat(e.errnum()).isEqualTo(Errno.EPERM);
     assertThat(e.getMessage())

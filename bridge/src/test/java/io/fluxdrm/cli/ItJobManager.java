@@ -74,21 +74,6 @@ final class ItJobManager implements AutoCloseable {
     return j.put("t_submit", 1.0);
   }
 
-  /** A jobspec of {@code nnodes} nodes, each one slot of {@code cores} cores, no duration. */
-  static ObjectNode nodeJobspec(int nnodes, int cores) {
-    ObjectNode slot = Json.object().put("type", "slot").put("count", 1).put("label", "task");
-    slot.putArray("with").addObject().put("type", "core").put("count", cores);
-    ObjectNode node = Json.object().put("type", "node").put("count", nnodes);
-    node.putArray("with").add(slot);
-    ObjectNode js = Json.object().put("version", 1);
-    js.putArray("resources").add(node);
-    ObjectNode task = js.putArray("tasks").addObject().put("slot", "task");
-    task.putArray("command").add("true");
-    task.putObject("count").put("per_slot", 1);
-    js.putObject("attributes").putObject("system").put("duration", 0);
-    return js;
-  }
-
   /** The summary of what {@code sched.resource-status} calls allocated. */
   String allocated() throws Exception {
     Message m = call("sched.resource-status", Json.object());

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.fixture.FakeFluxBroker;
+import io.fluxdrm.rpc.fixture.FakeKvs;
 import io.fluxdrm.rpc.fixture.Wait;
 import io.fluxdrm.rpc.net.FluxHandle;
 import io.fluxdrm.rpc.net.Reactor;
@@ -13,11 +14,9 @@ import io.fluxdrm.rpc.net.Service;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -92,37 +91,7 @@ class SchedAttachedIT {
                       })
                   .build())
           .get(10, TimeUnit.SECONDS);
-      h.register(
-              Service.builder("kvs")
-                  .on(
-                      "lookup",
-                      req -> {
-                        String key = req.json().get("key").asText();
-                        order.add("kvs.lookup " + key);
-                        ObjectNode val = Json.object();
-                        val.putObject("val")
-                            .put("ver", 1)
-                            .put("type", "val")
-                            .put(
-                                "data",
-                                Base64.getEncoder()
-                                    .encodeToString(kvs.get(key).getBytes(StandardCharsets.UTF_8)));
-                        req.respond(val);
-                      })
-                  .on(
-                      "commit",
-                      req -> {
-                        ObjectNode op = (ObjectNode) req.json().get("ops").get(0);
-                        String key = op.get("key").asText();
-                        order.add("kvs.commit " + key);
-                        kvs.put(
-                            key,
-                            new String(
-                                Base64.getDecoder().decode(op.get("dirent").get("data").asText()),
-                                StandardCharsets.UTF_8));
-                        req.respond(Json.object().put("rootref", "sha1-0").put("rootseq", 2));
-                      })
-                  .build())
+      h.register(FakeKvs.service(kvs, (method, key) -> order.add("kvs." + method + " " + key)))
           .get(10, TimeUnit.SECONDS);
     }
 
@@ -163,7 +132,7 @@ class SchedAttachedIT {
         assertThat(inst.allocated()).isEqualTo("rank0/core[0-3]");
 
         // alloc: answered only after kvs.commit of the job's R, + properties stripped
-        ObjectNode alloc = ItJobManager.alloc(NEW, ItJobManager.nodeJobspec(1, 4));
+        ObjectNode alloc = ItJobManager.alloc(NEW, Jobspecs.nodes(1, 4, false));
         alloc.put("userid", 0);
         Message answer =
             inst.h
@@ -179,7 +148,7 @@ class SchedAttachedIT {
 
         // --no-realloc reached the service: UNSUPPORTED (3) at once
         ObjectNode grow = Json.object().put("job_id", NEW);
-        grow.set("spec_add", ItJobManager.nodeJobspec(1, 4));
+        grow.set("spec_add", Jobspecs.nodes(1, 4, false));
         Message g = inst.call("sched.realloc", grow);
         assertThat(g.json().get("type").asInt()).as("%s", g.json()).isEqualTo(3);
 

@@ -59,13 +59,13 @@ class SchedCommandIT {
           ItJobManager jm = jobManager(reactor, hub, List.of())) {
         assertThat(jm.awaitReady().toString()).isEqualTo("{\"mode\":\"limited\",\"limit\":8}");
 
-        Message a1 = jm.call("sched.alloc", ItJobManager.alloc(1, ItJobManager.nodeJobspec(1, 4)));
+        Message a1 = jm.call("sched.alloc", ItJobManager.alloc(1, Jobspecs.nodes(1, 4, false)));
         assertThat(a1.json().path("annotations").path("sched").path("resource_summary").asText())
             .isEqualTo("rank0/core[0-3]");
-        Message a2 = jm.call("sched.alloc", ItJobManager.alloc(2, ItJobManager.nodeJobspec(1, 4)));
+        Message a2 = jm.call("sched.alloc", ItJobManager.alloc(2, Jobspecs.nodes(1, 4, false)));
 
         ObjectNode grow = Json.object().put("job_id", 1);
-        grow.set("spec_add", ItJobManager.nodeJobspec(1, 4));
+        grow.set("spec_add", Jobspecs.nodes(1, 4, false));
         Message g = jm.call("sched.realloc", grow);
         assertThat(g.json().path("type").asInt()).isZero();
         assertThat(ResourceSet.fromJson(g.json().get("R_delta_add")).nnodes()).isEqualTo(1);
@@ -100,7 +100,7 @@ class SchedCommandIT {
         assertThat(jm.allocated()).isEqualTo(grown);
         // alloc_ids stay unique across the restart: the next grant gets 2
         ObjectNode grow = Json.object().put("job_id", 1);
-        grow.set("spec_add", ItJobManager.nodeJobspec(1, 4));
+        grow.set("spec_add", Jobspecs.nodes(1, 4, false));
         Message g = jm.call("sched.realloc", grow);
         assertThat(g.json().path("type").asInt()).as("%s", g.json()).isZero();
         assertThat(g.json().path("alloc_id").asLong()).isEqualTo(2);

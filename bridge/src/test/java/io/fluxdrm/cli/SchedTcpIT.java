@@ -57,7 +57,7 @@ class SchedTcpIT {
             .containsExactly("{\"partial-ok\":true}");
 
         // alloc: SUCCESS with R (nslots, starttime, expiration) and the resource_summary annotation
-        Message a1 = jm.call("sched.alloc", ItJobManager.alloc(1, ItJobManager.nodeJobspec(1, 4)));
+        Message a1 = jm.call("sched.alloc", ItJobManager.alloc(1, Jobspecs.nodes(1, 4, false)));
         assertThat(a1.json().get("id").asLong()).isEqualTo(1);
         assertThat(a1.json().get("type").asInt()).isZero();
         JsonNode exec = a1.json().get("R").get("execution");
@@ -66,12 +66,12 @@ class SchedTcpIT {
         assertThat(exec.get("expiration").asDouble()).isZero();
         assertThat(a1.json().get("annotations").toString())
             .isEqualTo("{\"sched\":{\"resource_summary\":\"rank0/core[0-3]\"}}");
-        Message a2 = jm.call("sched.alloc", ItJobManager.alloc(2, ItJobManager.nodeJobspec(1, 4)));
+        Message a2 = jm.call("sched.alloc", ItJobManager.alloc(2, Jobspecs.nodes(1, 4, false)));
         assertThat(r(a2.json().get("R")).summary()).isEqualTo("rank1/core[0-3]");
 
         // grow: SUCCESS 0 with the first alloc_id and a full R_delta_add on a rank job 1 lacks
         ObjectNode grow = Json.object().put("job_id", 1);
-        grow.set("spec_add", ItJobManager.nodeJobspec(1, 4));
+        grow.set("spec_add", Jobspecs.nodes(1, 4, false));
         Message g = jm.call("sched.realloc", grow);
         assertThat(g.json().get("type").asInt()).as("%s", g.json()).isZero();
         assertThat(g.json().get("alloc_id").asLong()).isEqualTo(1);
@@ -82,7 +82,7 @@ class SchedTcpIT {
 
         // shrink naming the grown rank: granted, but it stays allocated until sched.free names it
         ObjectNode shrink = Json.object().put("job_id", 1);
-        shrink.set("spec_sub", ItJobManager.nodeJobspec(1, 4));
+        shrink.set("spec_sub", Jobspecs.nodes(1, 4, false));
         shrink.set("R", added.toJson());
         Message s = jm.call("sched.realloc", shrink);
         assertThat(s.json().get("type").asInt()).as("%s", s.json()).isZero();
@@ -136,7 +136,7 @@ class SchedTcpIT {
         try (ItJobManager jm =
             new ItJobManager(FluxHandle.connectZmq(reactor, endpoint, null), List.of())) {
           jm.awaitReady();
-          a1 = jm.call("sched.alloc", ItJobManager.alloc(1, ItJobManager.nodeJobspec(1, 4)));
+          a1 = jm.call("sched.alloc", ItJobManager.alloc(1, Jobspecs.nodes(1, 4, false)));
           assertThat(r(a1.json().get("R")).summary()).isEqualTo("rank0/core[0-3]");
         }
         // a new job manager process: the scheduler notices the old one left and says hello again
@@ -146,8 +146,7 @@ class SchedTcpIT {
             new ItJobManager(FluxHandle.connectZmq(reactor, endpoint, null), List.of(running))) {
           assertThat(jm2.awaitReady().toString()).isEqualTo("{\"mode\":\"limited\",\"limit\":8}");
           assertThat(jm2.allocated()).isEqualTo("rank0/core[0-3]");
-          Message a2 =
-              jm2.call("sched.alloc", ItJobManager.alloc(2, ItJobManager.nodeJobspec(1, 4)));
+          Message a2 = jm2.call("sched.alloc", ItJobManager.alloc(2, Jobspecs.nodes(1, 4, false)));
           assertThat(r(a2.json().get("R")).summary()).isEqualTo("rank1/core[0-3]");
         }
       }

@@ -17,7 +17,6 @@ import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +26,6 @@ import java.util.PrimitiveIterator;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
@@ -580,22 +578,6 @@ public final class ShellPlugin {
     }
   }
 
-  private static void onlyKeys(ServiceRequest req, ObjectNode p, Set<String> allowed) {
-    for (Iterator<String> it = p.fieldNames(); it.hasNext(); ) {
-      String k = it.next();
-      if (!allowed.contains(k)) {
-        throw new RpcException(
-            Errno.EPROTO,
-            req.topic()
-                + ": /"
-                + k
-                + ": unknown key (expected: one of "
-                + new TreeSet<>(allowed)
-                + ")");
-      }
-    }
-  }
-
   private static IdSet ranksArg(ServiceRequest req, ObjectNode p) {
     JsonNode n = p.get("ranks");
     if (n == null || !n.isTextual()) {
@@ -624,7 +606,7 @@ public final class ShellPlugin {
   private void serveRealloc(ServiceRequest req) {
     authorize(req);
     ObjectNode p = payload(req);
-    onlyKeys(req, p, REALLOC_KEYS);
+    ServiceRequest.requireOnlyKeys(req.topic(), p, REALLOC_KEYS);
     JsonNode add = p.get("spec_add");
     JsonNode sub = p.get("spec_sub");
     ResourceSet rArg = null;
@@ -665,7 +647,7 @@ public final class ShellPlugin {
   private void serveReallocCancel(ServiceRequest req) {
     authorize(req);
     ObjectNode p = payload(req);
-    onlyKeys(req, p, CANCEL_KEYS);
+    ServiceRequest.requireOnlyKeys(req.topic(), p, CANCEL_KEYS);
     JsonNode tag = p.get("matchtag");
     if (tag == null || !tag.isIntegralNumber() || !tag.canConvertToInt()) {
       throw new RpcException(
@@ -691,7 +673,7 @@ public final class ShellPlugin {
   private void serveRelease(ServiceRequest req) {
     authorize(req);
     ObjectNode p = payload(req);
-    onlyKeys(req, p, RANKS_KEYS);
+    ServiceRequest.requireOnlyKeys(req.topic(), p, RANKS_KEYS);
     IdSet ranks = ranksArg(req, p);
     CompletableFuture<ResourceSet> f = exited(req.topic(), ranks);
     f.whenComplete(
@@ -710,7 +692,7 @@ public final class ShellPlugin {
   private void serveTaskExit(ServiceRequest req) {
     authorize(req);
     ObjectNode p = payload(req);
-    onlyKeys(req, p, RANKS_KEYS);
+    ServiceRequest.requireOnlyKeys(req.topic(), p, RANKS_KEYS);
     IdSet ranks = ranksArg(req, p);
     try {
       checkReleasing(req.topic(), ranks);

@@ -1,8 +1,6 @@
 package io.fluxdrm.bridge.bench;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.bridge.jobmanager.JobManager;
-import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.net.Credentials;
 import io.fluxdrm.rpc.net.FluxHandle;
 import io.fluxdrm.rpc.net.Hub;
@@ -56,12 +54,7 @@ public class GrowRoundTripBenchmark {
 
   private Path dir;
   private Reactor reactor;
-  private ShellPlugin shell;
-  private FluxHandle app;
-  private String topic;
-  private ObjectNode growPayload;
-  private ObjectNode spec;
-  private Object last;
+  private GrowClient client;
 
   @Setup(Level.Trial)
   public void setUp() throws Exception {
@@ -93,13 +86,10 @@ public class GrowRoundTripBenchmark {
     long id = jm.submit(Jobspecs.nodes(1), USER).get(10, TimeUnit.SECONDS);
     CompletableFuture<ResourceSet> r = new CompletableFuture<>();
     reactor.execute(() -> r.complete(jm.jobR(id).orElseThrow()));
-    shell = ShellPlugin.create(id, USER, r.get(10, TimeUnit.SECONDS));
+    ShellPlugin shell = ShellPlugin.create(id, USER, r.get(10, TimeUnit.SECONDS));
     shell.start(hub.attach(Credentials.user(USER))).get(10, TimeUnit.SECONDS);
-    app = hub.attach(Credentials.user(USER));
-    spec = Jobspecs.nodes(1);
-    topic = shell.serviceName() + ".realloc";
-    growPayload = Json.object();
-    growPayload.set("spec_add", spec);
+    FluxHandle app = hub.attach(Credentials.user(USER));
+    client = new GrowClient(shell, app, api);
   }
 
   @TearDown(Level.Trial)
@@ -112,17 +102,12 @@ public class GrowRoundTripBenchmark {
 
   @Benchmark
   public Object grow() throws Exception {
-    if (api.equals("java")) {
-      last = shell.realloc(spec, null, null).get(10, TimeUnit.SECONDS);
-    } else {
-      last = app.rpc(topic, growPayload).get(10, TimeUnit.SECONDS);
-    }
-    return last;
+    return client.grow();
   }
 
   /** Not measured: shrinks the grown node away and releases it. */
   @TearDown(Level.Invocation)
   public void shrinkBack() throws Exception {
-    Jobspecs.shrink(shell, Jobspecs.added(last));
+    client.shrinkBack();
   }
 }

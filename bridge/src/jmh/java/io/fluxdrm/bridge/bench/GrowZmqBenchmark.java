@@ -75,12 +75,7 @@ public class GrowZmqBenchmark {
   private final List<Process> children = new ArrayList<>();
   private Reactor shellReactor;
   private Reactor appReactor;
-  private ShellPlugin shell;
-  private FluxHandle app;
-  private String topic;
-  private ObjectNode growPayload;
-  private ObjectNode spec;
-  private Object last;
+  private GrowClient client;
 
   private Process child(String log, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
@@ -173,16 +168,13 @@ public class GrowZmqBenchmark {
     shellReactor = Reactor.start("bench-shell");
     FluxHandle h = connect(shellReactor, uri);
     ObjectNode job = submit(h, Jobspecs.nodes(1), bridge);
-    shell =
+    ShellPlugin shell =
         ShellPlugin.create(
             job.get("id").asLong(), job.get("userid").asInt(), ResourceSet.fromJson(job.get("R")));
     shell.start(h).get(10, TimeUnit.SECONDS);
     appReactor = Reactor.start("bench-app");
-    app = connect(appReactor, uri);
-    spec = Jobspecs.nodes(1);
-    topic = shell.serviceName() + ".realloc";
-    growPayload = Json.object();
-    growPayload.set("spec_add", spec);
+    FluxHandle app = connect(appReactor, uri);
+    client = new GrowClient(shell, app, api);
   }
 
   private void stopChildren() {
@@ -213,17 +205,12 @@ public class GrowZmqBenchmark {
 
   @Benchmark
   public Object grow() throws Exception {
-    if (api.equals("java")) {
-      last = shell.realloc(spec, null, null).get(10, TimeUnit.SECONDS);
-    } else {
-      last = app.rpc(topic, growPayload).get(10, TimeUnit.SECONDS);
-    }
-    return last;
+    return client.grow();
   }
 
   /** Not measured: shrinks the grown node away and releases it. */
   @TearDown(Level.Invocation)
   public void shrinkBack() throws Exception {
-    Jobspecs.shrink(shell, Jobspecs.added(last));
+    client.shrinkBack();
   }
 }

@@ -330,19 +330,7 @@ public final class PmixAllocator {
     } catch (RpcException e) {
       throw new RpcException(Errno.EPROTO, req.topic() + ": /: " + e.getMessage());
     }
-    for (Iterator<String> it = p.fieldNames(); it.hasNext(); ) {
-      String k = it.next();
-      if (!KEYS.contains(k)) {
-        throw new RpcException(
-            Errno.EPROTO,
-            req.topic()
-                + ": /"
-                + k
-                + ": unknown key (expected: one of "
-                + new TreeSet<>(KEYS)
-                + ")");
-      }
-    }
+    ServiceRequest.requireOnlyKeys(req.topic(), p, KEYS);
     JsonNode d = p.get("directive");
     if (d == null || !d.isIntegralNumber() || !d.canConvertToInt() || d.asInt() < 0) {
       throw new RpcException(

@@ -20,7 +20,6 @@ import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -610,22 +609,6 @@ public final class JobManager {
     }
   }
 
-  private static void onlyKeys(ServiceRequest req, ObjectNode p, Set<String> allowed) {
-    for (Iterator<String> it = p.fieldNames(); it.hasNext(); ) {
-      String k = it.next();
-      if (!allowed.contains(k)) {
-        throw new RpcException(
-            Errno.EPROTO,
-            req.topic()
-                + ": /"
-                + k
-                + ": unknown key (expected: one of "
-                + new java.util.TreeSet<>(allowed)
-                + ")");
-      }
-    }
-  }
-
   private static ResourceSet rArg(ServiceRequest req, ObjectNode p) {
     JsonNode n = p.get("R");
     if (n == null) {
@@ -665,7 +648,7 @@ public final class JobManager {
 
   private void realloc(ServiceRequest req) {
     ObjectNode p = req.json();
-    onlyKeys(req, p, REALLOC_KEYS);
+    ServiceRequest.requireOnlyKeys(req.topic(), p, REALLOC_KEYS);
     long id = jobId(req, p, "id");
     JsonNode add = p.get("spec_add");
     JsonNode sub = p.get("spec_sub");
@@ -853,7 +836,7 @@ public final class JobManager {
 
   private void release(ServiceRequest req) {
     ObjectNode p = req.json();
-    onlyKeys(req, p, RELEASE_KEYS);
+    ServiceRequest.requireOnlyKeys(req.topic(), p, RELEASE_KEYS);
     long id = jobId(req, p, "id");
     JsonNode fin = p.get("final");
     if (fin != null && !fin.isBoolean()) {

@@ -21,8 +21,6 @@ import io.fluxdrm.shell.ShellPlugin;
 import java.io.StringWriter;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -100,22 +98,7 @@ final class ChainFixture {
 
   /** A clock that follows the fixture's manual loop, for transcripts. */
   Clock clock() {
-    return new Clock() {
-      @Override
-      public ZoneOffset getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return Instant.parse("2026-11-29T00:00:00Z").plusNanos(f.loop.nanoTime());
-      }
-    };
+    return f.loop.clock(Instant.parse("2026-11-29T00:00:00Z"));
   }
 
   /** Submits a job of {@code n} whole nodes for {@code uid} and starts its shell and facade. */

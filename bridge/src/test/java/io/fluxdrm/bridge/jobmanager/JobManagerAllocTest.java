@@ -40,6 +40,11 @@ class JobManagerAllocTest {
   private final List<ServiceRequest> allocs = new ArrayList<>();
   private FluxHandle sched;
 
+  /** The job {@link #submitOne} submitted, and its id. */
+  private CompletableFuture<Long> job;
+
+  private long id;
+
   /** A job manager and a fake {@code sched} that keeps every alloc, online (hello and ready). */
   private JmFixture online() {
     JmFixture f = new JmFixture(dir).startJobManager();
@@ -50,6 +55,20 @@ class JobManagerAllocTest {
     assertThat(up).isCompleted();
     helloAndReady(f);
     return f;
+  }
+
+  /** Submits a one-node job for Alice, sets {@link #job} and {@link #id} from its first alloc. */
+  private void submitOne(JmFixture f) {
+    job = f.jm.submit(nodes(1), ALICE);
+    f.settle();
+    id = allocs.get(0).json().get("id").asLong();
+  }
+
+  /** Grants {@link #job} rank 0 in the alloc request {@code i} and checks that it completes. */
+  private void grantOneNode(JmFixture f, int i) {
+    allocs.get(i).respond(success(id, JmFixture.pool(1, 4), null));
+    f.settle();
+    assertThat(job.join()).isEqualTo(id);
   }
 
   private void helloAndReady(JmFixture f) {
@@ -111,11 +130,9 @@ class JobManagerAllocTest {
   @Test
   void alloc_annotatingScheduler_annotationsMergedThenSnapshotInAllocEvent() {
     JmFixture f = online();
-    CompletableFuture<Long> job = f.jm.submit(nodes(1), ALICE);
-    f.settle();
+    submitOne(f);
     assertThat(allocs).hasSize(1);
     assertThat(allocs.get(0).matchtag()).isZero();
-    long id = allocs.get(0).json().get("id").asLong();
     respond(0, annotate(id, "{\"reason_pending\":\"insufficient resources\",\"jobs_ahead\":2}"));
     respond(0, annotate(id, "{\"jobs_ahead\":1,\"t_estimate\":1500.5}"));
     f.settle();
@@ -147,9 +164,7 @@ class JobManagerAllocTest {
   @Test
   void alloc_successWithoutAnnotations_allocEventHasROnly() {
     JmFixture f = online();
-    CompletableFuture<Long> job = f.jm.submit(nodes(1), ALICE);
-    f.settle();
-    long id = allocs.get(0).json().get("id").asLong();
+    submitOne(f);
     allocs.get(0).respond(success(id, JmFixture.pool(1, 4), null));
     f.settle();
     assertThat(job).isCompleted();
@@ -162,9 +177,7 @@ class JobManagerAllocTest {
   @Test
   void alloc_deniedAfterAnnotate_annotationsClearedAndAllocException() {
     JmFixture f = online();
-    CompletableFuture<Long> job = f.jm.submit(nodes(1), ALICE);
-    f.settle();
-    long id = allocs.get(0).json().get("id").asLong();
+    submitOne(f);
     respond(0, annotate(id, "{\"reason_pending\":\"insufficient resources\"}"));
     f.settle();
     assertThat(f.jm.annotations(id)).isPresent();
@@ -236,9 +249,7 @@ class JobManagerAllocTest {
   @Test
   void alloc_errorResponse_interfaceDownThenAllocSentAgainAfterNextReady() {
     JmFixture f = online();
-    CompletableFuture<Long> job = f.jm.submit(nodes(1), ALICE);
-    f.settle();
-    long id = allocs.get(0).json().get("id").asLong();
+    submitOne(f);
     allocs.get(0).fail(Errno.EIO, "sched.alloc: store failed");
     f.settle();
     assertThat(f.jm.schedulerOnline()).isFalse();
@@ -250,18 +261,14 @@ class JobManagerAllocTest {
     helloAndReady(f);
     assertThat(allocs).hasSize(3);
     assertThat(allocs.get(1).json().get("id").asLong()).isEqualTo(id);
-    allocs.get(1).respond(success(id, JmFixture.pool(1, 4), null));
-    f.settle();
-    assertThat(job.join()).isEqualTo(id);
+    grantOneNode(f, 1);
     assertThat(later).isNotDone();
   }
 
   @Test
   void alloc_canceled_backInQueueAndSentAgainAfterNextReady() {
     JmFixture f = online();
-    CompletableFuture<Long> job = f.jm.submit(nodes(1), ALICE);
-    f.settle();
-    long id = allocs.get(0).json().get("id").asLong();
+    submitOne(f);
     respond(0, annotate(id, "{\"jobs_ahead\":3}"));
     allocs.get(0).respond(answer(id, 3));
     f.settle();
@@ -270,17 +277,13 @@ class JobManagerAllocTest {
     assertThat(f.eventNames(id)).containsExactly("submit");
     helloAndReady(f);
     assertThat(allocs).hasSize(2);
-    allocs.get(1).respond(success(id, JmFixture.pool(1, 4), null));
-    f.settle();
-    assertThat(job.join()).isEqualTo(id);
+    grantOneNode(f, 1);
   }
 
   @Test
   void alloc_schedulerDisconnects_allocSentAgainToTheNextScheduler() {
     JmFixture f = online();
-    CompletableFuture<Long> job = f.jm.submit(nodes(1), ALICE);
-    f.settle();
-    long id = allocs.get(0).json().get("id").asLong();
+    submitOne(f);
     sched.close();
     f.settle();
     assertThat(f.jm.schedulerOnline()).isFalse();
@@ -289,9 +292,7 @@ class JobManagerAllocTest {
     f.settle();
     helloAndReady(f);
     assertThat(allocs).hasSize(2);
-    allocs.get(1).respond(success(id, JmFixture.pool(1, 4), null));
-    f.settle();
-    assertThat(job.join()).isEqualTo(id);
+    grantOneNode(f, 1);
   }
 
   @Test

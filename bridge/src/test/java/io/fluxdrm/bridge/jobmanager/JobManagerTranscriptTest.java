@@ -24,8 +24,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -56,23 +54,7 @@ class JobManagerTranscriptTest {
     Service svc = JobManagerReplayProvider.world(loop);
     FluxHandle server = front.attach(Credentials.owner(JobManagerReplayProvider.OWNER));
     StringWriter out = new StringWriter();
-    Clock clock =
-        new Clock() {
-          @Override
-          public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-          }
-
-          @Override
-          public Clock withZone(ZoneId zone) {
-            return this;
-          }
-
-          @Override
-          public Instant instant() {
-            return Instant.parse("2026-11-29T00:00:00Z").plusNanos(loop.nanoTime());
-          }
-        };
+    Clock clock = loop.clock(Instant.parse("2026-11-29T00:00:00Z"));
     TranscriptRecorder recorder = new TranscriptRecorder(out, clock);
     server.tap(recorder);
     CompletableFuture<Void> reg = server.register(svc);

@@ -1,6 +1,10 @@
 package io.fluxdrm.rpc.net;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +42,41 @@ public final class ManualEventLoop implements EventLoop {
   @Override
   public long nanoTime() {
     return now;
+  }
+
+  /**
+   * Returns a clock in UTC that reads {@code start} plus this loop's time, so that timestamps (a
+   * {@link io.fluxdrm.rpc.transcript.TranscriptRecorder}'s, a service's) follow {@link #advance}.
+   */
+  public Clock clock(Instant start) {
+    return new LoopClock(this, start, ZoneOffset.UTC);
+  }
+
+  private static final class LoopClock extends Clock {
+    private final ManualEventLoop loop;
+    private final Instant start;
+    private final ZoneId zone;
+
+    LoopClock(ManualEventLoop loop, Instant start, ZoneId zone) {
+      this.loop = loop;
+      this.start = start;
+      this.zone = zone;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return zone;
+    }
+
+    @Override
+    public Clock withZone(ZoneId z) {
+      return z.equals(zone) ? this : new LoopClock(loop, start, z);
+    }
+
+    @Override
+    public Instant instant() {
+      return start.plusNanos(loop.nanoTime());
+    }
   }
 
   /**

@@ -5,6 +5,10 @@ import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Flags;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.RpcException;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One request received by a service, and the means to answer it. Answers may come from any thread
@@ -40,6 +44,27 @@ public final class ServiceRequest {
    */
   public ObjectNode json() {
     return message.json();
+  }
+
+  /**
+   * Checks that a request payload has no key outside {@code allowed}, so that a misspelt key is an
+   * error rather than silently ignored.
+   *
+   * @param topic the request's topic, which starts the error text
+   * @param payload the request payload
+   * @param allowed the keys the method accepts
+   * @throws RpcException EPROTO {@code <topic>: /<key>: unknown key (expected: one of [<allowed,
+   *     sorted>])} at the first key not allowed
+   */
+  public static void requireOnlyKeys(String topic, ObjectNode payload, Set<String> allowed) {
+    for (Iterator<String> it = payload.fieldNames(); it.hasNext(); ) {
+      String k = it.next();
+      if (!allowed.contains(k)) {
+        throw new RpcException(
+            Errno.EPROTO,
+            topic + ": /" + k + ": unknown key (expected: one of " + new TreeSet<>(allowed) + ")");
+      }
+    }
   }
 
   /** Returns the sender's identity: the last route (the original sender). */

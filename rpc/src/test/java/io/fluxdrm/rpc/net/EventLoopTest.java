@@ -2,7 +2,11 @@ package io.fluxdrm.rpc.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +19,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class EventLoopTest {
+  @Test
+  void manualLoopClock_advance_readsStartPlusLoopTimeInUtc() {
+    ManualEventLoop loop = new ManualEventLoop();
+    Instant t0 = Instant.parse("2026-11-29T00:00:00Z");
+    Clock clock = loop.clock(t0);
+    assertThat(clock.instant()).isEqualTo(t0);
+    assertThat(clock.getZone()).isEqualTo(ZoneOffset.UTC);
+    loop.advance(Duration.ofMillis(1500));
+    assertThat(clock.instant()).isEqualTo(Instant.parse("2026-11-29T00:00:01.500Z"));
+    Clock paris = clock.withZone(ZoneId.of("Europe/Paris"));
+    assertThat(paris.getZone()).isEqualTo(ZoneId.of("Europe/Paris"));
+    loop.advance(Duration.ofNanos(1));
+    assertThat(paris.instant()).isEqualTo(Instant.parse("2026-11-29T00:00:01.500000001Z"));
+  }
+
   @Test
   void manualLoop_timersFireInDeadlineThenSubmissionOrder() {
     ManualEventLoop loop = new ManualEventLoop();

@@ -25,8 +25,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -73,22 +71,7 @@ class TranscriptTest {
   }
 
   static Clock clockOf(ManualEventLoop loop) {
-    return new Clock() {
-      @Override
-      public ZoneId getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return T0.plusNanos(loop.nanoTime());
-      }
-    };
+    return loop.clock(T0);
   }
 
   /** Records a session at the counter service's endpoint and returns the transcript file. */

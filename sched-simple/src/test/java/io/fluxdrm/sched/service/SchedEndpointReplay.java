@@ -21,11 +21,8 @@ import io.fluxdrm.rpc.transcript.UnifiedDiff;
 import io.fluxdrm.sched.SchedulerOptions;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -99,7 +96,7 @@ final class SchedEndpointReplay {
     Hub hub = new Hub(loop, () -> "peer-" + nextPeer[0]++);
     FluxHandle schedHandle = hub.attach(Credentials.owner(SchedFixture.OWNER));
     StringWriter out = new StringWriter();
-    TranscriptRecorder recorder = new TranscriptRecorder(out, clock(loop));
+    TranscriptRecorder recorder = new TranscriptRecorder(out, loop.clock(Instant.EPOCH));
     schedHandle.tap(recorder);
 
     Script script = new Script(lines);
@@ -163,25 +160,6 @@ final class SchedEndpointReplay {
     svc.core().pool().checkInvariants();
     recorder.flush();
     return out.toString();
-  }
-
-  private static Clock clock(ManualEventLoop loop) {
-    return new Clock() {
-      @Override
-      public ZoneOffset getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return Instant.EPOCH.plusNanos(loop.nanoTime());
-      }
-    };
   }
 
   /**

@@ -18,7 +18,6 @@ import java.io.StringWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -55,23 +54,7 @@ final class SchedFixture {
 
   /** Records every message at the scheduler's endpoint, times from the loop. */
   SchedFixture recording() {
-    Clock clock =
-        new Clock() {
-          @Override
-          public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-          }
-
-          @Override
-          public Clock withZone(java.time.ZoneId zone) {
-            return this;
-          }
-
-          @Override
-          public Instant instant() {
-            return Instant.EPOCH.plusNanos(loop.nanoTime());
-          }
-        };
+    Clock clock = loop.clock(Instant.EPOCH);
     recorder = new TranscriptRecorder(transcript, clock);
     schedHandle.tap(recorder);
     return this;

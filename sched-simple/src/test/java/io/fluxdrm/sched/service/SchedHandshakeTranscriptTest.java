@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.fixture.FakeKvs;
 import io.fluxdrm.rpc.net.Credentials;
 import io.fluxdrm.rpc.net.FluxHandle;
 import io.fluxdrm.rpc.net.Hub;
@@ -25,12 +26,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -349,7 +346,7 @@ class SchedHandshakeTranscriptTest {
     Hub hub = new Hub(loop, () -> "peer-" + next[0]++);
     FluxHandle schedHandle = hub.attach(Credentials.owner(SchedFixture.OWNER));
     StringWriter out = new StringWriter();
-    TranscriptRecorder recorder = new TranscriptRecorder(out, clock(loop));
+    TranscriptRecorder recorder = new TranscriptRecorder(out, loop.clock(Instant.EPOCH));
     schedHandle.tap(recorder);
     FakeJobManager jm = new FakeJobManager(hub.attach(Credentials.owner(SchedFixture.OWNER)));
     CompletableFuture<Void> reg = jm.register();
@@ -374,34 +371,13 @@ class SchedHandshakeTranscriptTest {
                 .build());
     CompletableFuture<Void> reg3 =
         instance.register(
-            Service.builder("kvs")
-                .on(
-                    "lookup",
-                    req -> {
-                      String key = req.json().get("key").asText();
-                      ObjectNode val = Json.object();
-                      val.putObject("val")
-                          .put("ver", 1)
-                          .put("type", "val")
-                          .put(
-                              "data",
-                              Base64.getEncoder()
-                                  .encodeToString(kvs.get(key).getBytes(StandardCharsets.UTF_8)));
-                      req.respond(val);
-                    })
-                .on(
-                    "commit",
-                    req -> {
-                      ObjectNode op = (ObjectNode) req.json().get("ops").get(0);
-                      order.add("commit " + op.get("key").asText());
-                      kvs.put(
-                          op.get("key").asText(),
-                          new String(
-                              Base64.getDecoder().decode(op.get("dirent").get("data").asText()),
-                              StandardCharsets.UTF_8));
-                      req.respond(Json.object().put("rootref", "sha1-0").put("rootseq", 2));
-                    })
-                .build());
+            FakeKvs.service(
+                kvs,
+                (method, key) -> {
+                  if (method.equals("commit")) {
+                    order.add("commit " + key);
+                  }
+                }));
     loop.runPending();
     reg.join();
     reg2.join();
@@ -433,24 +409,5 @@ class SchedHandshakeTranscriptTest {
     svc.core().pool().checkInvariants();
     recorder.flush();
     check("attached", out.toString());
-  }
-
-  private static Clock clock(ManualEventLoop loop) {
-    return new Clock() {
-      @Override
-      public ZoneOffset getZone() {
-        return ZoneOffset.UTC;
-      }
-
-      @Override
-      public Clock withZone(ZoneId zone) {
-        return this;
-      }
-
-      @Override
-      public Instant instant() {
-        return Instant.EPOCH.plusNanos(loop.nanoTime());
-      }
-    };
   }
 }

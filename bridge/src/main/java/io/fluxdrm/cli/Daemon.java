@@ -1,0 +1,82 @@
+package io.fluxdrm.cli;
+
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.net.Reactor;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+
+/**
+ * What the long-running commands ({@code bridge}, {@code sched}) share: waiting for their start-up
+ * steps, running until SIGINT or SIGTERM, and closing what they opened without a stack trace.
+ */
+final class Daemon {
+  /** How long a start-up step (connect, register, hello) may take. */
+  static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+
+  private Daemon() {}
+
+  /**
+   * Waits for the start-up step {@code what}.
+   *
+   * @param timeoutHint appended to the timeout text ("" for none)
+   * @throws RpcException the step's own error; EIO {@code <what>: <cause>} for another failure;
+   *     ETIMEDOUT {@code <what>: no answer in 30 s<hint>} when it takes longer than {@link
+   *     #START_TIMEOUT}
+   */
+  static void await(CompletableFuture<Void> f, String what, String timeoutHint)
+      throws InterruptedException {
+    try {
+      f.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      throw c instanceof RpcException r
+          ? r
+          : new RpcException(Errno.EIO, what + ": " + c.getMessage());
+    } catch (TimeoutException e) {
+      throw new RpcException(
+          Errno.ETIMEDOUT,
+          what + ": no answer in " + START_TIMEOUT.toSeconds() + " s" + timeoutHint);
+    }
+  }
+
+  /**
+   * Runs until SIGINT or SIGTERM. The shutdown hook (thread {@code <name>-shutdown}) logs
+   * "stopping", runs {@code beforeClose}, then stops the reactor.
+   *
+   * @return 0, once the hook has finished
+   */
+  static int serve(Logger log, String name, Reactor reactor, Runnable beforeClose)
+      throws InterruptedException {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  log.info("stopping");
+                  beforeClose.run();
+                  reactor.close();
+                  stopped.countDown();
+                },
+                name + "-shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  /** Closes {@code c} (none when null); a failure is logged as a warning, not thrown. */
+  static void closeQuietly(Logger log, AutoCloseable c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close();
+    } catch (Exception e) {
+      log.warn("close: {}", e.getMessage());
+    }
+  }
+}
