@@ -47,23 +47,27 @@ final class Daemon {
 
   /**
    * Runs until SIGINT or SIGTERM. The shutdown hook (thread {@code <name>-shutdown}) logs
-   * "stopping", runs {@code beforeClose}, then stops the reactor.
+   * "stopping", runs {@code beforeClose}, then stops the reactor; a signal that came while the
+   * command was still starting (the JVM already shutting down) gets the same on this thread.
    *
    * @return 0, once the hook has finished
    */
   static int serve(Logger log, String name, Reactor reactor, Runnable beforeClose)
       throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  log.info("stopping");
-                  beforeClose.run();
-                  reactor.close();
-                  stopped.countDown();
-                },
-                name + "-shutdown"));
+    Runnable stop =
+        () -> {
+          log.info("stopping");
+          beforeClose.run();
+          reactor.close();
+          stopped.countDown();
+        };
+    try {
+      Runtime.getRuntime().addShutdownHook(new Thread(stop, name + "-shutdown"));
+    } catch (IllegalStateException shutdownInProgress) {
+      // the signal came while the command was starting: stop here, as the hook would have
+      stop.run();
+    }
     stopped.await();
     return 0;
   }
