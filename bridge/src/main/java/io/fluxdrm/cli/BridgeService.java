@@ -121,14 +121,7 @@ final class BridgeService {
     } catch (TranslateException e) {
       throw new RpcException(Errno.EPROTO, e.getMessage());
     }
-    if (!req.isOwner()) {
-      throw new RpcException(
-          Errno.EPERM,
-          req.topic()
-              + ": user "
-              + Integer.toUnsignedString(req.credentials().userid())
-              + " is not the instance owner (expected: the owner ends jobs)");
-    }
+    req.requireOwner("the owner ends jobs");
     jm.finish(id)
         .whenCompleteAsync(
             (v, err) -> {

@@ -517,19 +517,8 @@ public final class JobManager {
 
   // ---- RFC 27: the scheduler's side ------------------------------------------------------------
 
-  private static void requireOwner(ServiceRequest req) {
-    if (!req.isOwner()) {
-      throw new RpcException(
-          Errno.EPERM,
-          req.topic()
-              + ": user "
-              + Integer.toUnsignedString(req.credentials().userid())
-              + " is not the instance owner (expected: the scheduler)");
-    }
-  }
-
   private void hello(ServiceRequest req) {
-    requireOwner(req);
+    req.requireOwner("the scheduler");
     // a hello starts the scheduler's view afresh: allocs it had are gone, they are sent again
     online = false;
     allocPending.clear();
@@ -553,7 +542,7 @@ public final class JobManager {
   }
 
   private void ready(ServiceRequest req) {
-    requireOwner(req);
+    req.requireOwner("the scheduler");
     ObjectNode p = req.json();
     String mode = p.path("mode").asText("");
     if (!mode.equals("unlimited")
@@ -582,7 +571,7 @@ public final class JobManager {
   }
 
   private void raise(ServiceRequest req) {
-    requireOwner(req);
+    req.requireOwner("the scheduler");
     ObjectNode p = req.json();
     long id = jobId(req, p, "id");
     Job job = jobs.get(id);

@@ -67,6 +67,26 @@ public final class ServiceRequest {
     }
   }
 
+  /**
+   * Refuses a sender without the owner role.
+   *
+   * @param expected who may send this request, for the message (e.g. "the job manager")
+   * @throws RpcException EPERM {@code <topic>: user <uid> is not the instance owner (expected:
+   *     <expected>)}
+   */
+  public void requireOwner(String expected) {
+    if (!isOwner()) {
+      throw new RpcException(
+          Errno.EPERM,
+          topic()
+              + ": user "
+              + Integer.toUnsignedString(credentials().userid())
+              + " is not the instance owner (expected: "
+              + expected
+              + ")");
+    }
+  }
+
   /** Returns the sender's identity: the last route (the original sender). */
   public String sender() {
     String s = message.sender();

@@ -305,21 +305,10 @@ public final class SchedService {
     return core;
   }
 
-  private static void requireOwner(ServiceRequest req) {
-    if (!req.isOwner()) {
-      throw new RpcException(
-          Errno.EPERM,
-          req.topic()
-              + ": user "
-              + Integer.toUnsignedString(req.credentials().userid())
-              + " is not the instance owner (expected: the job manager)");
-    }
-  }
-
   // ---- RFC 27 handlers -------------------------------------------------------------------------
 
   private void alloc(ServiceRequest req) {
-    requireOwner(req);
+    req.requireOwner("the job manager");
     ObjectNode p = req.json();
     Payloads.check(req.topic(), "sched.alloc-request", p);
     SchedulerCore c = requireCore(req.topic());
@@ -355,7 +344,7 @@ public final class SchedService {
   }
 
   private void free(ServiceRequest req) {
-    requireOwner(req);
+    req.requireOwner("the job manager");
     ObjectNode p = req.json();
     Payloads.check(req.topic(), "sched.free-request", p);
     requireCore(req.topic());
@@ -368,7 +357,7 @@ public final class SchedService {
   }
 
   private void cancel(ServiceRequest req) {
-    requireOwner(req);
+    req.requireOwner("the job manager");
     ObjectNode p = req.json();
     Payloads.check(req.topic(), "sched.cancel-request", p);
     requireCore(req.topic());
@@ -377,7 +366,7 @@ public final class SchedService {
   }
 
   private void prioritize(ServiceRequest req) {
-    requireOwner(req);
+    req.requireOwner("the job manager");
     ObjectNode p = req.json();
     Payloads.check(req.topic(), "sched.prioritize-request", p);
     requireCore(req.topic());
@@ -390,7 +379,7 @@ public final class SchedService {
   }
 
   private void expiration(ServiceRequest req) {
-    requireOwner(req);
+    req.requireOwner("the job manager");
     ObjectNode p = req.json();
     JsonNode exp = p.get("expiration");
     if (exp != null && exp.isNumber() && exp.asDouble() < 0) {
