@@ -137,18 +137,7 @@ public final class LocalHubListener implements AutoCloseable {
             started.completeExceptionally(e);
           }
         });
-    try {
-      started.get(10, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RpcException r
-          ? r
-          : new RpcException(Errno.EIO, e.getMessage());
-    } catch (TimeoutException e) {
-      throw new RpcException(Errno.ETIMEDOUT, socket + ": reactor did not start the listener");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RpcException(Errno.EIO, socket + ": interrupted");
-    }
+    awaitStarted(started, socket.toString(), "reactor did not start the listener");
     return l;
   }
 
@@ -302,6 +291,27 @@ public final class LocalHubListener implements AutoCloseable {
             Duration.ofSeconds(5));
     if (!closed) {
       LOG.debug("{}: close: timed out", socket);
+    }
+  }
+
+  /**
+   * Waits up to 10 s for a listener the reactor is starting (shared by the listeners).
+   *
+   * @throws RpcException the start's own error; EIO {@code <where>: <cause>} for another failure or
+   *     an interrupt; ETIMEDOUT {@code <where>: <timeoutText>}
+   */
+  static void awaitStarted(CompletableFuture<Void> started, String where, String timeoutText) {
+    try {
+      started.get(10, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RpcException r
+          ? r
+          : new RpcException(Errno.EIO, where + ": " + e.getCause().getMessage());
+    } catch (TimeoutException e) {
+      throw new RpcException(Errno.ETIMEDOUT, where + ": " + timeoutText);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RpcException(Errno.EIO, where + ": interrupted");
     }
   }
 }

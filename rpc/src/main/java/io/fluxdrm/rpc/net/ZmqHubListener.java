@@ -15,9 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -241,18 +238,7 @@ public final class ZmqHubListener implements AutoCloseable {
             started.completeExceptionally(e);
           }
         });
-    try {
-      started.get(10, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof RpcException r
-          ? r
-          : new RpcException(Errno.EIO, endpoint + ": " + e.getCause().getMessage());
-    } catch (TimeoutException e) {
-      throw new RpcException(Errno.ETIMEDOUT, endpoint + ": reactor did not bind");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RpcException(Errno.EIO, endpoint + ": interrupted");
-    }
+    LocalHubListener.awaitStarted(started, endpoint, "reactor did not bind");
     return l;
   }
 
