@@ -2,36 +2,24 @@ package io.fluxdrm.shell;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.fluxdrm.rpc.JobId;
 import java.math.BigInteger;
 
 /** Job ids (RFC 19 FLUIDs, unsigned 64 bits): the F58 text form and the JSON integer form. */
 final class JobIds {
-  private static final String ALPHABET =
-      "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
   private static final BigInteger UINT64_MAX =
       BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
   private JobIds() {}
 
-  /** The base58 digits of {@code id} read as unsigned, most significant first. */
-  static String base58(long id) {
-    StringBuilder b = new StringBuilder();
-    long n = id;
-    do {
-      b.append(ALPHABET.charAt((int) Long.remainderUnsigned(n, 58)));
-      n = Long.divideUnsigned(n, 58);
-    } while (n != 0);
-    return b.reverse().toString();
-  }
-
   /** F58 with the {@code ƒ} prefix (for people and logs). */
   static String f58(long id) {
-    return "\u0192" + base58(id);
+    return JobId.f58(id);
   }
 
   /** F58 with an ASCII {@code f} prefix, as in shell service names. */
   static String f58plain(long id) {
-    return "f" + base58(id);
+    return JobId.f58plain(id);
   }
 
   /** {@code id} as a JSON integer, its 64 bits read as unsigned. */

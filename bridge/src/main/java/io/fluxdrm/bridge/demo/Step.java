@@ -1,6 +1,7 @@
 package io.fluxdrm.bridge.demo;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
 import java.util.Locale;
 import java.util.Objects;
@@ -30,8 +31,6 @@ public record Step(
     String detail,
     int freeNodes,
     int poolNodes) {
-  private static final String ALPHABET =
-      "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
   public Step {
     Objects.requireNonNull(name, "name");
@@ -53,13 +52,7 @@ public record Step(
 
   /** RFC 19 F58 of an unsigned 64-bit job id, with the {@code ƒ} prefix. */
   static String f58(long id) {
-    StringBuilder b = new StringBuilder();
-    long n = id;
-    do {
-      b.append(ALPHABET.charAt((int) Long.remainderUnsigned(n, 58)));
-      n = Long.divideUnsigned(n, 58);
-    } while (n != 0);
-    return "\u0192" + b.reverse();
+    return JobId.f58(id);
   }
 
   /** The timeline line for people. */
