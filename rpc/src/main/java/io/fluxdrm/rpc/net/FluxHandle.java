@@ -108,10 +108,14 @@ public final class FluxHandle implements AutoCloseable {
   }
 
   /**
-   * Connects to a hub's ZeroMQ listener ({@code tcp://...} or {@code ipc://...}) as a DEALER whose
-   * routing identity is a fresh UUID.
+   * Connects to a hub's (or any ZeroMQ ROUTER's) {@code tcp://HOST:PORT} endpoint as a DEALER whose
+   * routing identity is a fresh UUID; connecting goes on in the background, reconnecting as a
+   * ZeroMQ DEALER does, and messages sent meanwhile wait in order.
    *
    * @param keys CURVE keys, or null when the hub runs without CURVE (loopback)
+   * @throws RpcException EINVAL for an endpoint that is not {@code tcp://HOST:PORT} ({@code ipc://}
+   *     and {@code inproc://} are not served; use {@link #connect} with {@code local://} for a Unix
+   *     socket), EHOSTUNREACH for a host name that does not resolve
    */
   public static FluxHandle connectZmq(Reactor reactor, String endpoint, ZmqClientKeys keys) {
     return open(

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,21 +28,14 @@ public final class Reactor implements EventLoop, AutoCloseable {
     void ready(SelectionKey key);
   }
 
-  /** The longest wait in select while poll hooks are registered. */
-  static final long POLL_HOOK_PERIOD_MS = 100;
-
   private final Selector selector;
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private final Timers timers = new Timers();
-  private final List<Runnable> pollHooks = new ArrayList<>();
   private final List<AutoCloseable> resources = new ArrayList<>();
   private final Thread thread;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile boolean running = true;
   private volatile boolean awake;
-  private volatile boolean pausing;
-  private org.zeromq.ZContext zmq;
-  private boolean pollAgain;
 
   private Reactor(String name) {
     try {
@@ -101,9 +93,7 @@ public final class Reactor implements EventLoop, AutoCloseable {
     }
     tasks.add(task);
     if (!inLoop()) {
-      if (pausing) {
-        LockSupport.unpark(thread);
-      } else if (!awake) {
+      if (!awake) {
         awake = true;
         selector.wakeup();
       }
@@ -144,49 +134,6 @@ public final class Reactor implements EventLoop, AutoCloseable {
     }
   }
 
-  /** Adds a hook run once per loop iteration (on the loop only); used to drain ZeroMQ sockets. */
-  void addPollHook(Runnable hook) {
-    assertInLoop();
-    pollHooks.add(hook);
-  }
-
-  void removePollHook(Runnable hook) {
-    assertInLoop();
-    pollHooks.remove(hook);
-  }
-
-  /** Asks for the poll hooks to run again before the loop waits (on the loop only). */
-  void pollAgain() {
-    pollAgain = true;
-  }
-
-  /**
-   * Sleeps up to {@code nanos} on the loop without polling, returning early when a task is
-   * submitted (on the loop only): lets a thread that this one has pushed off the processor finish
-   * what it was doing.
-   */
-  void pause(long nanos) {
-    assertInLoop();
-    pausing = true;
-    try {
-      if (tasks.isEmpty()) {
-        LockSupport.parkNanos(nanos);
-      }
-    } finally {
-      pausing = false;
-    }
-  }
-
-  /** Returns the ZeroMQ context of this reactor, created on first use (on the loop only). */
-  org.zeromq.ZContext zmq() {
-    assertInLoop();
-    if (zmq == null) {
-      zmq = new org.zeromq.ZContext(1);
-      zmq.setLinger(0);
-    }
-    return zmq;
-  }
-
   /** Remembers a resource to close when the reactor stops (on the loop only). */
   void own(AutoCloseable resource) {
     assertInLoop();
@@ -209,20 +156,9 @@ public final class Reactor implements EventLoop, AutoCloseable {
       while (running) {
         runTasks();
         runTimers();
-        // a ZeroMQ send may swallow its socket's edge-triggered signal: sends made while the
-        // hooks drain set pollAgain so that the next select does not wait
-        pollAgain = false;
-        for (int i = 0; i < pollHooks.size(); i++) {
-          safely(pollHooks.get(i));
-        }
-        long wait;
-        if (!tasks.isEmpty() || pollAgain) {
-          wait = -1;
-        } else {
-          wait = selectWait(timers.nextDeadline(), System.nanoTime(), !pollHooks.isEmpty());
-        }
+        long wait = tasks.isEmpty() ? selectWait(timers.nextDeadline(), System.nanoTime()) : -1;
         awake = false;
-        if (!tasks.isEmpty() || pollAgain) {
+        if (!tasks.isEmpty()) {
           wait = -1;
         }
         int n = wait < 0 ? selector.selectNow() : selector.select(wait);
@@ -250,13 +186,6 @@ public final class Reactor implements EventLoop, AutoCloseable {
           LOG.debug("close on reactor stop", e);
         }
       }
-      if (zmq != null) {
-        try {
-          zmq.close();
-        } catch (RuntimeException e) {
-          LOG.debug("zmq context close on reactor stop", e);
-        }
-      }
       for (SelectionKey k : selector.keys()) {
         try {
           k.channel().close();
@@ -274,21 +203,18 @@ public final class Reactor implements EventLoop, AutoCloseable {
   }
 
   /**
-   * Returns how long the loop may wait in select: -1 not at all, 0 for ever, else milliseconds.
-   * With poll hooks the wait never exceeds {@link #POLL_HOOK_PERIOD_MS}, a pending timer however
-   * far away included: the hooks' periodic drain is the safety net for ZeroMQ's edge-triggered
-   * signal (decision D149).
+   * Returns how long the loop may wait in select for the next timer: -1 not at all, 0 for ever,
+   * else milliseconds (rounded up).
    */
-  static long selectWait(long nextDeadline, long now, boolean hooks) {
-    long cap = hooks ? POLL_HOOK_PERIOD_MS : Long.MAX_VALUE;
+  static long selectWait(long nextDeadline, long now) {
     if (nextDeadline == Long.MAX_VALUE) {
-      return hooks ? cap : 0;
+      return 0;
     }
     long ns = nextDeadline - now;
     if (ns <= 0) {
       return -1;
     }
-    return Math.min(cap, Math.max(1, TimeUnit.NANOSECONDS.toMillis(ns + 999_999)));
+    return Math.max(1, TimeUnit.NANOSECONDS.toMillis(ns + 999_999));
   }
 
   private void runTasks() {

@@ -2,33 +2,34 @@ package io.fluxdrm.rpc.net;
 
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Flags;
+import io.fluxdrm.rpc.LocalFraming;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageCodec;
 import io.fluxdrm.rpc.MessageType;
 import io.fluxdrm.rpc.RpcException;
-import java.nio.channels.SelectionKey;
+import io.fluxdrm.rpc.zmtp.Mechanism;
+import io.fluxdrm.rpc.zmtp.NullMechanism;
+import io.fluxdrm.rpc.zmtp.SocketType;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.zeromq.SocketType;
-import org.zeromq.ZEvent;
-import org.zeromq.ZMQ;
 
 /**
- * A ZeroMQ DEALER client of the hub: one Flux part per frame; its identity is its route.
- *
- * <p>Messages are handed to the socket only once its connection has finished the ZMTP handshake,
- * which a monitor of the socket reports; until then they wait here, in order. JeroMQ 0.6.0's I/O
- * thread can lose the registration of a fresh connection's channel (its connecter and its engine
- * swap poller handles for the same channel in one pass; a command reaching the I/O thread at that
- * moment, such as a first send, makes this happen), after which that connection neither reads nor
- * writes until the poller registers channels again. A connection whose TCP connect completed but
- * whose handshake does not follow in time ({@link #STUCK_AFTER}) therefore gets the I/O thread
- * woken (decision D148).
+ * A ZeroMQ DEALER client of the hub, speaking ZMTP 3.1 on the reactor: one Flux part per frame, its
+ * routing identity (READY's Identity property) is its route. Like a ZeroMQ DEALER it connects
+ * without blocking, reconnects every {@link #RECONNECT_INTERVAL} after a failed connect, a refused
+ * handshake or a lost connection, and holds the messages sent meanwhile, in order, up to {@link
+ * #MAX_HELD_BYTES}; past that bound the handle fails (decision D176). On {@link #close} the goodbye
+ * (CONTROL DISCONNECT) is written, lingering up to {@link #GOODBYE_LINGER} on the reactor.
  */
 final class ZmqConnector implements Connector {
   private static final Logger LOG = LoggerFactory.getLogger(ZmqConnector.class);
@@ -36,225 +37,310 @@ final class ZmqConnector implements Connector {
   /** The control type flux-core's overlay uses for a peer that leaves. */
   static final int CONTROL_DISCONNECT = 2;
 
-  /**
-   * How long a closed socket keeps trying to deliver the goodbye (D153): a live hub takes it at
-   * once, so this only bounds how long a context termination waits when the hub is gone.
-   */
-  private static final int GOODBYE_LINGER_MS = 2_000;
+  /** The pause between connection attempts, ZeroMQ's default reconnect interval. */
+  static final Duration RECONNECT_INTERVAL = Duration.ofMillis(100);
 
-  /**
-   * How long a connected socket may first take to finish its handshake before its I/O thread is
-   * woken; doubled after each replacement (a loaded machine is slow, not stuck) up to {@link
-   * #STUCK_AFTER_MAX}, and reset by a handshake.
-   */
-  static final Duration STUCK_AFTER = Duration.ofMillis(250);
+  /** How long a closing connector may take to deliver its goodbye (D153). */
+  static final Duration GOODBYE_LINGER = Duration.ofSeconds(2);
 
-  private static final Duration STUCK_AFTER_MAX = Duration.ofSeconds(4);
-  private static final Duration WATCH_EVERY = Duration.ofMillis(100);
-  private static final int MONITORED =
-      ZMQ.EVENT_CONNECTED | ZMQ.EVENT_HANDSHAKE_PROTOCOL | ZMQ.EVENT_DISCONNECTED;
-  private static final AtomicLong MONITORS = new AtomicLong();
+  /** How long greeting and handshake may take after the TCP connect. */
+  static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The output held while not connected beyond which the connector gives up. */
+  static final long MAX_HELD_BYTES = LocalFraming.DEFAULT_MAX_MESSAGE_SIZE;
 
   private final Reactor reactor;
   private final String endpoint;
-  private final String identity;
+  private final ZmqEndpoint target;
+  private final InetSocketAddress address;
+  private final byte[] identity;
   private final ZmqClientKeys keys;
-  private final ArrayDeque<List<byte[]>> pending = new ArrayDeque<>();
+  private final Duration handshakeTimeout;
+  private final ArrayDeque<List<byte[]>> held = new ArrayDeque<>();
+  private long heldBytes;
   private Connector.Inbound inbound;
-  private ZmqSocketDriver driver;
-  private ZMQ.Socket monitor;
-  private SelectionKey monitorKey;
-  private EventLoop.Cancellable watchdog;
-  private boolean ready;
-  private long connectedAt = -1;
-  private int nudges;
-  private long stuckAfter = STUCK_AFTER.toNanos();
+  private ZmtpConnection conn;
+  private EventLoop.Cancellable retry;
+  private EventLoop.Cancellable linger;
+  private boolean closing;
+  private boolean stopped;
+  private int failures;
 
+  /**
+   * Creates a connector; resolves the host name in the caller's thread.
+   *
+   * @throws RpcException EINVAL for an endpoint that is not {@code tcp://HOST:PORT}, EHOSTUNREACH
+   *     for a host name that does not resolve
+   */
   ZmqConnector(Reactor reactor, String endpoint, String identity, ZmqClientKeys keys) {
+    this(reactor, endpoint, identity, keys, HANDSHAKE_TIMEOUT);
+  }
+
+  ZmqConnector(
+      Reactor reactor,
+      String endpoint,
+      String identity,
+      ZmqClientKeys keys,
+      Duration handshakeTimeout) {
     this.reactor = reactor;
     this.endpoint = endpoint;
-    this.identity = identity;
+    this.target = ZmqEndpoint.parse(endpoint, false);
+    try {
+      this.address = new InetSocketAddress(InetAddress.getByName(target.host()), target.port());
+    } catch (UnknownHostException e) {
+      throw new RpcException(
+          Errno.EHOSTUNREACH, endpoint + ": host " + target.host() + " does not resolve");
+    }
+    this.identity = identity.getBytes(StandardCharsets.ISO_8859_1);
+    if (keys != null) {
+      throw new RpcException(
+          Errno.EINVAL, endpoint + ": CURVE is not wired to the ZMTP engine yet");
+    }
     this.keys = keys;
+    this.handshakeTimeout = handshakeTimeout;
   }
 
   @Override
   public void start(Connector.Inbound in) {
     this.inbound = in;
-    if (!open()) {
-      in.onClosed(new RpcException(Errno.ECONNRESET, endpoint + ": cannot connect"));
+    connect();
+  }
+
+  private Mechanism mechanism() {
+    return new NullMechanism(SocketType.DEALER, identity);
+  }
+
+  private void connect() {
+    retry = null;
+    if (stopped) {
       return;
     }
-    watchdog = reactor.schedule(WATCH_EVERY, this::watch);
-  }
-
-  /** Creates the DEALER and its monitor and starts connecting; false when connect is refused. */
-  private boolean open() {
-    ZMQ.Socket s = reactor.zmq().createSocket(SocketType.DEALER);
-    s.setLinger(GOODBYE_LINGER_MS);
-    s.setIdentity(identity.getBytes(StandardCharsets.ISO_8859_1));
-    if (keys != null) {
-      s.setCurveServerKey(ZMQ.Curve.z85Decode(keys.serverPublicKey()));
-      s.setCurvePublicKey(ZMQ.Curve.z85Decode(keys.publicKey()));
-      s.setCurveSecretKey(ZMQ.Curve.z85Decode(keys.secretKey()));
+    SocketChannel ch = null;
+    try {
+      ch = SocketChannel.open();
+      ch.configureBlocking(false);
+      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      ch.connect(address);
+    } catch (IOException e) {
+      closeQuietly(ch);
+      lost("connect: " + e.getMessage(), false);
+      return;
     }
-    String address = "inproc://fluxdrm-zmq-monitor-" + MONITORS.incrementAndGet();
-    ZMQ.Socket m = reactor.zmq().createSocket(SocketType.PAIR);
-    m.setLinger(0);
-    if (!s.monitor(address, MONITORED) || !m.connect(address) || !s.connect(endpoint)) {
-      s.close();
-      m.close();
-      return false;
-    }
-    // an inproc connection has no engine and reports no handshake: it is ready at once
-    ready = endpoint.startsWith("inproc://");
-    connectedAt = -1;
-    monitor = m;
-    monitorKey = reactor.register(m.getFD(), SelectionKey.OP_READ, k -> readEvents());
-    driver =
-        new ZmqSocketDriver(
+    ZmtpConnection c =
+        new ZmtpConnection(
             reactor,
-            s,
-            mp -> {
-              try {
-                inbound.onMessage(MessageCodec.fromParts(mp.frames()));
-              } catch (RpcException e) {
-                LOG.warn("{}: {}; message dropped", endpoint, e.getMessage());
-              }
-            });
-    driver.onDrain(this::flush);
-    driver.start();
-    // a pipe signals only a reader that has found it empty once
-    readEventsOnce();
-    return true;
+            ch,
+            mechanism(),
+            SocketType.DEALER,
+            new ZmtpConnection.Settings(
+                LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
+                LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
+                handshakeTimeout,
+                Duration.ZERO,
+                Duration.ZERO),
+            endpoint);
+    conn = c;
+    c.start(
+        new ZmtpConnection.Listener() {
+          @Override
+          public void onReady(ZmtpConnection z) {
+            ready(z);
+          }
+
+          @Override
+          public void onMessage(ZmtpConnection z, List<byte[]> parts) {
+            if (z != conn || stopped) {
+              return;
+            }
+            Message m;
+            try {
+              m = MessageCodec.fromParts(parts);
+            } catch (RpcException e) {
+              LOG.warn("{}: {}; message dropped", endpoint, e.getMessage());
+              return;
+            }
+            inbound.onMessage(m);
+          }
+
+          @Override
+          public void onClosed(ZmtpConnection z, String reason, boolean bad) {
+            if (z == conn) {
+              conn = null;
+              lost(reason, bad);
+            }
+          }
+        });
   }
 
-  /** Reads every monitor event waiting (its signal is edge-triggered like the socket's). */
-  private void readEvents() {
-    if (readEventsOnce() == 0 && monitor != null) {
-      // JeroMQ writes the signal byte before it counts it: let its I/O thread finish (D115)
-      reactor.pause(50_000);
-      readEventsOnce();
+  private void ready(ZmtpConnection z) {
+    if (failures > 0) {
+      LOG.info("{}: connected after {} failed attempts", endpoint, failures);
+    }
+    failures = 0;
+    LOG.info(
+        "{}: zmtp handshake done ({}, zmtp {}, identity {})",
+        endpoint,
+        z.mechanism().name(),
+        z.peerSpeaks31() ? "3.1" : "3.0",
+        new String(identity, StandardCharsets.ISO_8859_1));
+    while (!held.isEmpty() && !z.isClosed()) {
+      List<byte[]> m = held.poll();
+      heldBytes -= size(m);
+      z.send(m);
+    }
+    if (closing) {
+      z.closeWhenFlushed();
+      finishClose();
+      if (!z.isClosed()) {
+        reactor.schedule(GOODBYE_LINGER, z::close);
+      }
     }
   }
 
-  private int readEventsOnce() {
-    int n = 0;
-    ZEvent e;
-    while (monitor != null && (e = ZEvent.recv(monitor, ZMQ.DONTWAIT)) != null) {
-      n++;
-      switch (e.getEvent()) {
-        case CONNECTED -> connectedAt = reactor.nanoTime();
-        case HANDSHAKE_PROTOCOL -> {
-          ready = true;
-          connectedAt = -1;
-          stuckAfter = STUCK_AFTER.toNanos();
-          flush();
-        }
-        case DISCONNECTED -> {
-          ready = false;
-          connectedAt = -1;
-        }
-        default -> {
-          // not subscribed
-        }
+  /** A connection attempt failed or a connection ended: try again after the interval. */
+  private void lost(String reason, boolean bad) {
+    if (closing) {
+      LOG.debug("{}: closing; {}", endpoint, reason);
+      finishClose();
+      return;
+    }
+    if (failures++ == 0) {
+      if (bad) {
+        LOG.warn(
+            "{}: {}; reconnecting every {} ms", endpoint, reason, RECONNECT_INTERVAL.toMillis());
+      } else {
+        LOG.info(
+            "{}: {}; reconnecting every {} ms", endpoint, reason, RECONNECT_INTERVAL.toMillis());
       }
+    } else {
+      LOG.debug("{}: attempt {}: {}", endpoint, failures, reason);
+    }
+    retry = reactor.schedule(RECONNECT_INTERVAL, this::connect);
+  }
+
+  private static long size(List<byte[]> m) {
+    long n = 0;
+    for (byte[] p : m) {
+      n += p.length;
     }
     return n;
   }
 
-  /**
-   * Wakes the I/O thread of a socket that connected but did not finish its handshake in time: a
-   * throwaway listener bound and closed on the same context makes JeroMQ's poller register its
-   * channels again, the lost one included.
-   */
-  private void watch() {
-    if (driver == null) {
-      return;
-    }
-    readEventsOnce();
-    if (!ready && connectedAt >= 0 && reactor.nanoTime() - connectedAt > stuckAfter) {
-      nudges++;
-      LOG.info(
-          "{}: connected but no handshake within {} ms; waking the zeromq i/o thread ({} held)",
-          endpoint,
-          stuckAfter / 1_000_000,
-          pending.size());
-      stuckAfter = Math.min(2 * stuckAfter, STUCK_AFTER_MAX.toNanos());
-      connectedAt = reactor.nanoTime();
-      ZMQ.Socket n = reactor.zmq().createSocket(SocketType.DEALER);
-      n.setLinger(0);
-      try {
-        n.bind("tcp://127.0.0.1:*");
-      } catch (org.zeromq.ZMQException e) {
-        LOG.debug("{}: wake-up listener: {}", endpoint, e.getMessage());
-      }
-      n.close();
-    }
-    watchdog = reactor.schedule(WATCH_EVERY, this::watch);
-  }
-
-  /** Returns how many times the I/O thread was woken for a stuck handshake (for tests). */
-  int stuckWakeUps() {
-    return nudges;
-  }
-
-  private void flush() {
-    while (ready && !pending.isEmpty() && driver.trySend(pending.peek())) {
-      pending.poll();
-    }
-  }
-
   @Override
   public void send(Message m) {
-    if (driver == null) {
-      LOG.debug("{}: not connected; {} dropped", endpoint, m.topic());
+    if (stopped || closing) {
+      LOG.debug("{}: closed; {} dropped", endpoint, m.topic());
       return;
     }
     List<byte[]> parts = MessageCodec.toParts(m);
-    if (!ready || !pending.isEmpty() || !driver.trySend(parts)) {
-      // before the handshake, or at the high-water mark: keep order, retry on every drain
-      pending.add(parts);
+    ZmtpConnection c = conn;
+    if (c != null && c.isReady() && held.isEmpty()) {
+      c.send(parts);
+      return;
+    }
+    long n = size(parts);
+    if (heldBytes + n > MAX_HELD_BYTES) {
+      String why =
+          endpoint
+              + ": hub unreachable and "
+              + heldBytes
+              + " bytes held (limit "
+              + MAX_HELD_BYTES
+              + ")";
+      LOG.warn("{}; giving up", why);
+      stop();
+      inbound.onClosed(new RpcException(Errno.EHOSTUNREACH, why));
+      return;
+    }
+    held.add(parts);
+    heldBytes += n;
+  }
+
+  private void stop() {
+    stopped = true;
+    held.clear();
+    heldBytes = 0;
+    if (retry != null) {
+      retry.cancel();
+      retry = null;
+    }
+    if (linger != null) {
+      linger.cancel();
+      linger = null;
+    }
+    if (conn != null) {
+      conn.close();
+      conn = null;
     }
   }
 
-  private void closeSockets(int linger) {
-    if (monitorKey != null) {
-      monitorKey.cancel();
-      monitorKey = null;
+  /** Ends the linger: the goodbye was handed to a connection, or there is none to hand it to. */
+  private void finishClose() {
+    held.clear();
+    heldBytes = 0;
+    stopped = true;
+    if (linger != null) {
+      linger.cancel();
+      linger = null;
     }
-    driver.socket().monitor(null, 0);
-    driver.socket().setLinger(linger);
-    driver.close();
-    driver = null;
-    monitor.close();
-    monitor = null;
-    ready = false;
+    if (retry != null) {
+      retry.cancel();
+      retry = null;
+    }
   }
 
   @Override
   public void close() {
-    if (driver != null) {
-      if (watchdog != null) {
-        watchdog.cancel();
+    if (closing || stopped) {
+      return;
+    }
+    closing = true;
+    Message bye =
+        new Message(
+            MessageType.CONTROL,
+            0,
+            null,
+            null,
+            Flags.USERID_UNKNOWN,
+            Flags.ROLE_NONE,
+            CONTROL_DISCONNECT,
+            0,
+            List.of());
+    ZmtpConnection c = conn;
+    if (c != null && c.isReady()) {
+      c.send(MessageCodec.toParts(bye));
+      c.closeWhenFlushed();
+      finishClose();
+      if (!c.isClosed()) {
+        // the goodbye is still being written: bound how long it may take
+        reactor.schedule(GOODBYE_LINGER, c::close);
       }
-      Message bye =
-          new Message(
-              MessageType.CONTROL,
-              0,
-              null,
-              null,
-              Flags.USERID_UNKNOWN,
-              Flags.ROLE_NONE,
-              CONTROL_DISCONNECT,
-              0,
-              List.of());
-      // hand everything to the socket, even before the handshake: it may finish while lingering
-      pending.add(MessageCodec.toParts(bye));
-      while (!pending.isEmpty() && driver.trySend(pending.peek())) {
-        pending.poll();
+      return;
+    }
+    if (c == null) {
+      // between attempts: nobody to say goodbye to
+      finishClose();
+      return;
+    }
+    // connecting or handshaking: the goodbye leaves once the handshake is done, or never
+    held.add(MessageCodec.toParts(bye));
+    linger =
+        reactor.schedule(
+            GOODBYE_LINGER,
+            () -> {
+              linger = null;
+              LOG.debug("{}: goodbye not delivered within {}", endpoint, GOODBYE_LINGER);
+              stop();
+            });
+  }
+
+  private static void closeQuietly(SocketChannel ch) {
+    if (ch != null) {
+      try {
+        ch.close();
+      } catch (IOException e) {
+        LOG.debug("close: {}", e.getMessage());
       }
-      pending.clear();
-      closeSockets(GOODBYE_LINGER_MS);
     }
   }
 }

@@ -1,31 +1,41 @@
 package io.fluxdrm.rpc.net;
 
 import io.fluxdrm.rpc.Errno;
-import io.fluxdrm.rpc.Flags;
 import io.fluxdrm.rpc.LocalFraming;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageCodec;
 import io.fluxdrm.rpc.MessageType;
 import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.zmtp.Mechanism;
+import io.fluxdrm.rpc.zmtp.NullMechanism;
+import io.fluxdrm.rpc.zmtp.SocketType;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.zeromq.SocketType;
-import org.zeromq.ZMQ;
 
 /**
- * The hub's ZeroMQ listener: a ROUTER socket; each Flux part is one frame and the peer's routing
- * identity is its route. With CURVE (required on anything but loopback, decision D16) only the
- * allowed client keys connect, and each key maps to the credentials its peer gets; without CURVE
- * every peer gets the configured loopback credentials.
+ * The hub's ZeroMQ listener: a ROUTER speaking ZMTP 3.1 on the reactor's own TCP sockets (decision
+ * D170); each Flux part is one frame and the peer's routing identity (READY's Identity property, or
+ * a generated one) is its route. With CURVE (required on anything but loopback, decision D16) only
+ * the allowed client keys connect, and each key maps to the credentials its peer gets; without
+ * CURVE every peer gets the configured loopback credentials. A peer whose connection closes is
+ * disconnected from the router at once.
  */
 public final class ZmqHubListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ZmqHubListener.class);
@@ -34,23 +44,8 @@ public final class ZmqHubListener implements AutoCloseable {
   private static final Pattern LOOPBACK_V4 =
       Pattern.compile("127(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
 
-  private static final String ZAP_ENDPOINT = "inproc://zeromq.zap.01";
-
-  /** The control type of a keepalive (flux-core's overlay numbering). */
-  static final int CONTROL_HEARTBEAT = 0;
-
-  /** The probe sent to a quiet peer; clients ignore control messages. */
-  private static final Message HEARTBEAT =
-      new Message(
-          MessageType.CONTROL,
-          0,
-          null,
-          null,
-          Flags.USERID_UNKNOWN,
-          Flags.ROLE_NONE,
-          CONTROL_HEARTBEAT,
-          0,
-          List.of());
+  /** How long a new connection may take for its greeting and handshake (decision D178). */
+  static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 
   /**
    * CURVE settings of the hub.
@@ -67,20 +62,19 @@ public final class ZmqHubListener implements AutoCloseable {
   }
 
   /**
-   * How the hub notices a peer that went away without a goodbye (decision D152). Every {@code
-   * interval} the hub's ZeroMQ engine sends each connection a ZMTP PING, which any ZMTP 3.1 peer
-   * answers by itself, and closes a connection that stays silent for {@code timeout} after one; and
-   * every {@code interval} the hub probes each peer it has not heard from for an interval with a
-   * CONTROL heartbeat message, whose send fails once the peer's connection is closed: that peer is
-   * then disconnected. A peer whose process ends is thus noticed within two intervals, a peer whose
-   * host or network goes silent within two intervals plus the timeout.
+   * How the hub notices a peer that went away without a goodbye (decision D173). A peer whose
+   * connection closes (its process ended, its host reset the connection) is disconnected at once.
+   * For a peer that goes silent with its connection open, the hub sends every ZMTP 3.1 connection a
+   * PING every {@code interval} (any ZMTP 3.1 stack answers by itself) and closes a connection with
+   * no traffic for {@code timeout}; the PINGs carry {@code timeout} as their time to live, so the
+   * peer drops a silent hub too.
    *
-   * @param interval the ZMTP PING and probe period; zero turns liveness off (only a goodbye or a
-   *     failed send then disconnects a peer)
-   * @param timeout how long a connection may stay silent after a PING
+   * @param interval the ZMTP PING period; zero turns liveness off (only a goodbye or a closed
+   *     connection then disconnects a peer)
+   * @param timeout how long a connection may stay silent once PINGed
    */
   public record Liveness(Duration interval, Duration timeout) {
-    /** The default: PING and probe every second, close after 5 s of silence. */
+    /** The default: PING every second, close after 5 s of silence. */
     public static final Liveness DEFAULT =
         new Liveness(Duration.ofSeconds(1), Duration.ofSeconds(5));
 
@@ -121,8 +115,8 @@ public final class ZmqHubListener implements AutoCloseable {
    *
    * @param curve CURVE settings, or null for none (loopback only)
    * @param loopbackCredentials the credentials of every peer when CURVE is off
-   * @param maxMessageSize the largest message accepted; larger ones disconnect their sender
-   * @param maxQueuedBytes the output held for a peer that stops reading before it is dropped
+   * @param maxMessageSize the largest message accepted; a larger one closes its sender's connection
+   * @param maxQueuedBytes the output queued for a peer beyond which its connection is closed
    * @param liveness how a peer that vanishes is noticed
    */
   public record Options(
@@ -171,35 +165,22 @@ public final class ZmqHubListener implements AutoCloseable {
   private final Reactor reactor;
   private final AutoCloseable closer = this::closeOnLoop;
   private final Options options;
-  private final Map<String, Peer> peers = new HashMap<>();
-  private final Map<String, Outbox> outboxes = new java.util.LinkedHashMap<>();
-
-  /** When each peer was last heard from ({@link Reactor#nanoTime}), one cell per peer. */
-  private final Map<String, long[]> heard = new HashMap<>();
-
-  private EventLoop.Cancellable sweeper;
-
-  /** Messages a peer's pipe could not take yet (its high-water mark), in order. */
-  private static final class Outbox {
-    final java.util.ArrayDeque<List<byte[]>> queue = new java.util.ArrayDeque<>();
-    long bytes;
-  }
-
-  private ZmqSocketDriver router;
-  private ZmqSocketDriver zap;
+  private final Duration handshakeTimeout;
+  private final Map<String, ZmqPeer> peers = new HashMap<>();
+  private final Set<ZmtpConnection> connections = new LinkedHashSet<>();
+  private ServerSocketChannel server;
   private String endpoint;
+  private int nextRoutingId = (int) System.nanoTime();
 
-  private ZmqHubListener(Hub hub, Reactor reactor, Options options) {
+  private ZmqHubListener(Hub hub, Reactor reactor, Options options, Duration handshakeTimeout) {
     this.hub = hub;
     this.reactor = reactor;
     this.options = options;
+    this.handshakeTimeout = handshakeTimeout;
   }
 
-  /** Returns whether an endpoint only reaches this host (loopback TCP, ipc, inproc). */
+  /** Returns whether an endpoint only reaches this host: a TCP loopback literal or localhost. */
   static boolean isLoopback(String endpoint) {
-    if (endpoint.startsWith("ipc://") || endpoint.startsWith("inproc://")) {
-      return true;
-    }
     if (!endpoint.startsWith("tcp://")) {
       return false;
     }
@@ -210,14 +191,25 @@ public final class ZmqHubListener implements AutoCloseable {
   }
 
   /**
-   * Binds a ROUTER socket at {@code endpoint} (e.g. {@code tcp://127.0.0.1:*}).
+   * Listens at {@code endpoint} ({@code tcp://HOST:PORT}, {@code *} for any port, e.g. {@code
+   * tcp://127.0.0.1:*}).
    *
-   * @throws RpcException EINVAL when the endpoint is not loopback and CURVE is off, EIO when
-   *     binding fails
+   * @throws RpcException EINVAL for an {@code ipc://} or {@code inproc://} endpoint (not served;
+   *     use {@code local://} for a Unix socket), a malformed one, or one beyond loopback while
+   *     CURVE is off; EIO when binding fails
    */
   public static ZmqHubListener start(Hub hub, Reactor reactor, String endpoint, Options options) {
+    return start(hub, reactor, endpoint, options, HANDSHAKE_TIMEOUT);
+  }
+
+  /** As {@link #start(Hub, Reactor, String, Options)} with another handshake timeout (tests). */
+  static ZmqHubListener start(
+      Hub hub, Reactor reactor, String endpoint, Options options, Duration handshakeTimeout) {
     if (hub.loop() != reactor) {
       throw new IllegalArgumentException("the hub must run on this reactor");
+    }
+    if (endpoint.startsWith("ipc://") || endpoint.startsWith("inproc://")) {
+      ZmqEndpoint.parse(endpoint, true);
     }
     if (options.curve() == null && !isLoopback(endpoint)) {
       throw new RpcException(
@@ -227,12 +219,23 @@ public final class ZmqHubListener implements AutoCloseable {
     if (options.curve() == null && options.loopbackCredentials() == null) {
       throw new IllegalArgumentException("loopback credentials required without CURVE");
     }
-    ZmqHubListener l = new ZmqHubListener(hub, reactor, options);
+    if (options.curve() != null) {
+      throw new RpcException(
+          Errno.EINVAL, endpoint + ": CURVE is not wired to the ZMTP engine yet");
+    }
+    ZmqEndpoint ep = ZmqEndpoint.parse(endpoint, true);
+    InetAddress host;
+    try {
+      host = InetAddress.getByName(ep.host());
+    } catch (java.net.UnknownHostException e) {
+      throw new RpcException(Errno.EINVAL, endpoint + ": host " + ep.host() + " does not resolve");
+    }
+    ZmqHubListener l = new ZmqHubListener(hub, reactor, options, handshakeTimeout);
     CompletableFuture<Void> started = new CompletableFuture<>();
     reactor.execute(
         () -> {
           try {
-            l.bind(endpoint);
+            l.bind(endpoint, ep, host);
             started.complete(null);
           } catch (RuntimeException e) {
             started.completeExceptionally(e);
@@ -247,270 +250,234 @@ public final class ZmqHubListener implements AutoCloseable {
     return endpoint;
   }
 
-  private void bind(String ep) {
-    ZMQ.Socket s = reactor.zmq().createSocket(SocketType.ROUTER);
-    s.setRouterMandatory(true);
-    // a client that replaces a stuck connection keeps its identity (decision D148): the new
-    // connection takes the identity over instead of being ignored as a duplicate
-    s.setRouterHandover(true);
-    s.setLinger(0);
-    s.setMaxMsgSize(options.maxMessageSize() + 64L);
-    Liveness live = options.liveness();
-    if (live.enabled()) {
-      s.setHeartbeatIvl((int) live.interval().toMillis());
-      s.setHeartbeatTimeout((int) live.timeout().toMillis());
-      s.setHeartbeatTtl((int) live.timeout().toMillis());
-    }
-    if (options.curve() != null) {
-      ZMQ.Socket z = reactor.zmq().createSocket(SocketType.REP);
-      z.setLinger(0);
-      if (!z.bind(ZAP_ENDPOINT)) {
-        throw new RpcException(
-            Errno.EIO, ZAP_ENDPOINT + ": cannot bind (one CURVE hub per reactor)");
-      }
-      zap = new ZmqSocketDriver(reactor, z, this::authenticate);
-      zap.start();
-      s.setZAPDomain("flux");
-      s.setCurveServer(true);
-      s.setCurveSecretKey(ZMQ.Curve.z85Decode(options.curve().secretKey()));
-      s.setCurvePublicKey(ZMQ.Curve.z85Decode(options.curve().publicKey()));
-    }
+  private void bind(String text, ZmqEndpoint ep, InetAddress host) {
     try {
-      if (!s.bind(ep)) {
-        throw new RpcException(Errno.EIO, ep + ": cannot bind");
+      server = ServerSocketChannel.open();
+      server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+      server.bind(new InetSocketAddress(host, ep.port()), 128);
+      endpoint = ep.withPort(((InetSocketAddress) server.getLocalAddress()).getPort());
+    } catch (IOException e) {
+      if (server != null) {
+        try {
+          server.close();
+        } catch (IOException c) {
+          LOG.debug("{}: close: {}", text, c.getMessage());
+        }
       }
-    } catch (org.zeromq.ZMQException e) {
-      s.close();
-      throw new RpcException(Errno.EIO, ep + ": cannot bind (" + e.getMessage() + ")");
+      throw new RpcException(Errno.EIO, text + ": cannot bind (" + e.getMessage() + ")");
     }
-    endpoint = s.getLastEndpoint();
-    router = new ZmqSocketDriver(reactor, s, this::received);
-    router.onDrain(this::flushOutboxes);
-    router.start();
+    reactor.register(server, SelectionKey.OP_ACCEPT, k -> acceptAll());
     reactor.own(closer);
-    if (live.enabled()) {
-      sweeper = reactor.schedule(live.interval(), this::sweep);
+    LOG.info(
+        "zeromq hub listening on {} ({})", endpoint, options.curve() == null ? "NULL" : "CURVE");
+  }
+
+  private void acceptAll() {
+    for (int i = 0; i < 64; i++) {
+      SocketChannel ch;
+      try {
+        ch = server.accept();
+      } catch (IOException e) {
+        LOG.warn("{}: accept: {}", endpoint, e.getMessage());
+        return;
+      }
+      if (ch == null) {
+        return;
+      }
+      accept(ch);
     }
   }
 
-  /**
-   * Probes every peer not heard from for an interval: a CONTROL heartbeat that the ROUTER refuses
-   * as unroutable means the peer's connection is gone, so the peer is disconnected (D152). A probe
-   * the high-water mark refuses proves nothing and is skipped.
-   */
-  private void sweep() {
-    if (sweeper == null) {
+  private Mechanism mechanism() {
+    return new NullMechanism(SocketType.ROUTER, new byte[0]);
+  }
+
+  private void accept(SocketChannel ch) {
+    String remote;
+    try {
+      ch.configureBlocking(false);
+      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      remote = String.valueOf(ch.getRemoteAddress()).replaceFirst("^/", "");
+    } catch (IOException e) {
+      LOG.debug("{}: accepted connection already gone: {}", endpoint, e.getMessage());
+      try {
+        ch.close();
+      } catch (IOException c) {
+        LOG.debug("close: {}", c.getMessage());
+      }
       return;
     }
-    long now = reactor.nanoTime();
-    long quiet = options.liveness().interval().toNanos();
-    for (Map.Entry<String, Peer> e : List.copyOf(peers.entrySet())) {
-      long[] last = heard.get(e.getKey());
-      if (last != null && now - last[0] < quiet) {
-        continue;
-      }
-      List<byte[]> frames = new ArrayList<>(5);
-      frames.add(e.getKey().getBytes(StandardCharsets.ISO_8859_1));
-      frames.addAll(MessageCodec.toParts(HEARTBEAT));
-      if (!router.trySend(frames) && router.lastSendUnroutable()) {
-        LOG.info("zeromq peer {}: connection gone without a goodbye", printable(e.getKey()));
-        e.getValue().close("gone");
-      }
-    }
-    if (sweeper != null) {
-      sweeper = reactor.schedule(options.liveness().interval(), this::sweep);
-    }
+    Liveness live = options.liveness();
+    ZmtpConnection c =
+        new ZmtpConnection(
+            reactor,
+            ch,
+            mechanism(),
+            SocketType.ROUTER,
+            new ZmtpConnection.Settings(
+                options.maxMessageSize(),
+                options.maxQueuedBytes(),
+                handshakeTimeout,
+                live.interval(),
+                live.timeout()),
+            "zeromq peer " + remote);
+    connections.add(c);
+    LOG.debug("{}: connection from {}", endpoint, remote);
+    c.start(
+        new ZmtpConnection.Listener() {
+          private ZmqPeer peer;
+
+          @Override
+          public void onReady(ZmtpConnection z) {
+            peer = handshakeDone(z);
+          }
+
+          @Override
+          public void onMessage(ZmtpConnection z, List<byte[]> parts) {
+            received(peer, parts);
+          }
+
+          @Override
+          public void onClosed(ZmtpConnection z, String reason, boolean bad) {
+            connections.remove(z);
+            if (bad) {
+              LOG.warn("{}: {}; connection closed", z.name(), reason);
+            } else {
+              LOG.info("{}: {}; connection closed", z.name(), reason);
+            }
+            if (peer != null) {
+              peer.gone();
+            }
+          }
+        });
   }
 
-  /** Answers a ZAP request: 200 with the Z85 key as user id for an allowed key, else 400. */
-  private void authenticate(ZmqSocketDriver.Multipart m) {
-    List<byte[]> f = m.frames();
-    String version = f.size() > 0 ? new String(f.get(0), StandardCharsets.US_ASCII) : "";
-    byte[] requestId = f.size() > 1 ? f.get(1) : new byte[0];
-    String status = "400";
-    String text = "client key not allowed";
-    String user = "";
-    if (f.size() >= 7
-        && "CURVE".equals(new String(f.get(5), StandardCharsets.US_ASCII))
-        && f.get(6).length == 32) {
-      String key = ZMQ.Curve.z85Encode(f.get(6));
-      if (options.curve().clients().containsKey(key)) {
-        status = "200";
-        text = "OK";
-        user = key;
-      }
+  /** Makes the peer of a connection whose handshake is done; returns null when refused. */
+  private ZmqPeer handshakeDone(ZmtpConnection z) {
+    byte[] identity = z.peerProperty(NullMechanism.IDENTITY);
+    if (identity == null || identity.length == 0) {
+      int n = nextRoutingId++;
+      identity = new byte[] {0, (byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n};
     }
-    if (!status.equals("200")) {
-      LOG.info("zeromq hub: CURVE client refused ({})", text);
+    Credentials c = credentialsOf(z);
+    if (c == null) {
+      return null;
     }
-    zap.trySend(
-        List.of(
-            version.getBytes(StandardCharsets.US_ASCII),
-            requestId,
-            status.getBytes(StandardCharsets.US_ASCII),
-            text.getBytes(StandardCharsets.US_ASCII),
-            user.getBytes(StandardCharsets.US_ASCII),
-            new byte[0]));
+    String id = new String(identity, StandardCharsets.ISO_8859_1);
+    ZmqPeer old = peers.get(id);
+    if (old != null) {
+      LOG.info(
+          "zeromq peer {}: a new connection ({}) takes its identity over; old one closed",
+          printable(id),
+          z.name());
+      old.close("identity taken over");
+    }
+    ZmqPeer p = new ZmqPeer(id, c, z);
+    peers.put(id, p);
+    LOG.info(
+        "{}: zmtp handshake done ({}, zmtp {}, identity {})",
+        z.name(),
+        z.mechanism().name(),
+        z.peerSpeaks31() ? "3.1" : "3.0",
+        printable(id));
+    hub.router().connected(p);
+    return p;
   }
 
-  private void received(ZmqSocketDriver.Multipart mp) {
-    List<byte[]> frames = mp.frames();
-    if (frames.size() < 2) {
+  private Credentials credentialsOf(ZmtpConnection z) {
+    return options.loopbackCredentials();
+  }
+
+  private void received(ZmqPeer p, List<byte[]> parts) {
+    if (p == null || p.closed) {
       return;
     }
-    String id = new String(frames.get(0), StandardCharsets.ISO_8859_1);
     Message m;
     try {
-      m = MessageCodec.fromParts(frames.subList(1, frames.size()));
+      m = MessageCodec.fromParts(parts);
     } catch (RpcException e) {
-      LOG.warn("zeromq peer {}: {}; message dropped", printable(id), e.getMessage());
+      LOG.warn("zeromq peer {}: {}; message dropped", printable(p.id), e.getMessage());
       return;
-    }
-    Peer p = peers.get(id);
-    if (p != null) {
-      heard.get(id)[0] = reactor.nanoTime();
     }
     if (m.type() == MessageType.CONTROL) {
       // a goodbye ends the peer; a heartbeat (or any other control) only proves it is alive
-      if (p != null && m.aux1() == ZmqConnector.CONTROL_DISCONNECT) {
-        p.close("disconnect");
+      if (m.aux1() == ZmqConnector.CONTROL_DISCONNECT) {
+        LOG.info("zeromq peer {}: goodbye", printable(p.id));
+        p.close("goodbye");
       }
       return;
-    }
-    if (p == null) {
-      Credentials c = credentialsOf(mp.metadata());
-      if (c == null) {
-        LOG.warn("zeromq peer {}: no credentials; message dropped", printable(id));
-        return;
-      }
-      p = newPeer(id, c, frames.get(0));
-      peers.put(id, p);
-      heard.put(id, new long[] {reactor.nanoTime()});
-      hub.router().connected(p);
     }
     hub.router().received(p, m);
   }
 
-  private static String printable(String id) {
+  static String printable(String id) {
     return id.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f) ? id : "(binary identity)";
   }
 
-  private Credentials credentialsOf(zmq.io.Metadata md) {
-    if (options.curve() == null) {
-      return options.loopbackCredentials();
+  /** A routed peer: one connection that finished its handshake. */
+  private final class ZmqPeer implements Peer {
+    final String id;
+    final Credentials credentials;
+    final ZmtpConnection conn;
+    boolean closed;
+
+    ZmqPeer(String id, Credentials credentials, ZmtpConnection conn) {
+      this.id = id;
+      this.credentials = credentials;
+      this.conn = conn;
     }
-    String user = md == null ? null : md.get(zmq.io.Metadata.USER_ID);
-    return user == null ? null : options.curve().clients().get(user);
-  }
 
-  private Peer newPeer(String id, Credentials c, byte[] identity) {
-    return new Peer() {
-      @Override
-      public String id() {
-        return id;
-      }
-
-      @Override
-      public Credentials credentials() {
-        return c;
-      }
-
-      @Override
-      public void send(Message m) {
-        List<byte[]> parts = MessageCodec.toParts(m);
-        List<byte[]> frames = new ArrayList<>(parts.size() + 1);
-        frames.add(identity);
-        frames.addAll(parts);
-        Outbox box = outboxes.get(id);
-        if (box == null) {
-          if (router.trySend(frames)) {
-            return;
-          }
-          if (router.lastSendUnroutable()) {
-            // ROUTER_MANDATORY: the identity has no connection any more (a peer is routable from
-            // its first message on, so this is a peer that left without saying so)
-            LOG.info(
-                "zeromq peer {}: no longer connected; {} dropped, peer forgotten",
-                printable(id),
-                m.topic());
-            close("gone");
-            return;
-          }
-          box = new Outbox();
-          outboxes.put(id, box);
-        }
-        long size = 0;
-        for (byte[] f : frames) {
-          size += f.length;
-        }
-        if (box.bytes + size > options.maxQueuedBytes()) {
-          LOG.warn(
-              "zeromq peer {}: stopped reading ({} bytes queued); disconnected",
-              printable(id),
-              box.bytes);
-          close("not reading");
-          return;
-        }
-        box.queue.add(frames);
-        box.bytes += size;
-      }
-
-      @Override
-      public void close(String why) {
-        outboxes.remove(id);
-        if (peers.remove(id, this)) {
-          heard.remove(id);
-          hub.router().disconnected(this);
-        }
-      }
-    };
-  }
-
-  private void flushOutboxes() {
-    if (outboxes.isEmpty()) {
-      return;
+    @Override
+    public String id() {
+      return id;
     }
-    List<String> gone = new ArrayList<>();
-    var it = outboxes.entrySet().iterator();
-    while (it.hasNext()) {
-      var e = it.next();
-      Outbox box = e.getValue();
-      while (!box.queue.isEmpty() && router.trySend(box.queue.peek())) {
-        List<byte[]> sent = box.queue.poll();
-        for (byte[] f : sent) {
-          box.bytes -= f.length;
-        }
-      }
-      if (!box.queue.isEmpty() && router.lastSendUnroutable()) {
-        gone.add(e.getKey());
-      } else if (box.queue.isEmpty()) {
-        it.remove();
-      }
+
+    @Override
+    public Credentials credentials() {
+      return credentials;
     }
-    for (String id : gone) {
-      Peer p = peers.get(id);
-      if (p != null) {
-        p.close("gone");
-      } else {
-        outboxes.remove(id);
+
+    @Override
+    public void send(Message m) {
+      conn.send(MessageCodec.toParts(m));
+    }
+
+    @Override
+    public void close(String why) {
+      connections.remove(conn);
+      conn.close();
+      gone();
+    }
+
+    /** The connection is closed: forget the peer and tell the router. */
+    void gone() {
+      if (closed) {
+        return;
       }
+      closed = true;
+      peers.remove(id, this);
+      hub.router().disconnected(this);
     }
   }
 
   private void closeOnLoop() {
-    if (sweeper != null) {
-      sweeper.cancel();
-      sweeper = null;
+    try {
+      if (server != null) {
+        server.close();
+      }
+    } catch (IOException e) {
+      LOG.debug("{}: close: {}", endpoint, e.getMessage());
     }
-    if (router != null) {
-      router.close();
+    for (ZmtpConnection c : List.copyOf(connections)) {
+      c.close();
     }
-    if (zap != null) {
-      zap.close();
+    connections.clear();
+    for (ZmqPeer p : List.copyOf(peers.values())) {
+      p.gone();
     }
   }
 
-  /** Stops listening. */
+  /** Stops listening and closes every connection; their peers are disconnected. */
   @Override
   public void close() {
     boolean closed =

@@ -66,54 +66,23 @@ class EventLoopTest {
     assertThat(loop.inLoop()).isFalse();
   }
 
-  @ParameterizedTest(name = "deadline {0} ns from now, hooks {1}: {2}")
+  @ParameterizedTest(name = "deadline {0} ns from now: {1}")
   @CsvSource({
-    // a far timer (an RPC's 30 s timeout) does not stretch the ZeroMQ safety-net period
-    "30000000000, true, 100",
-    "30000000000, false, 30000",
-    "5000000, true, 5",
-    "1, true, 1",
-    "0, true, -1",
-    "-5, false, -1",
+    "30000000000, 30000",
+    "5000000, 5",
+    "4000001, 5",
+    "1, 1",
+    "0, -1",
+    "-5, -1",
   })
-  void selectWait_timerPending_cappedAtPollHookPeriodWhenHooks(
-      long inNanos, boolean hooks, long expectedMs) {
+  void selectWait_timerPending_waitsUntilItRoundedUp(long inNanos, long expectedMs) {
     long now = 1_000_000_000L;
-    assertThat(Reactor.selectWait(now + inNanos, now, hooks)).isEqualTo(expectedMs);
-  }
-
-  @ParameterizedTest(name = "hooks {0}: {1}")
-  @CsvSource({"true, 100", "false, 0"})
-  void selectWait_noTimer_hookPeriodOrForever(boolean hooks, long expectedMs) {
-    assertThat(Reactor.selectWait(Long.MAX_VALUE, 42L, hooks)).isEqualTo(expectedMs);
+    assertThat(Reactor.selectWait(now + inNanos, now)).isEqualTo(expectedMs);
   }
 
   @Test
-  @Timeout(30)
-  void reactorPause_taskSubmittedFromAnotherThread_endsThePause() throws Exception {
-    try (Reactor r = Reactor.start("pause-test")) {
-      CountDownLatch pausing = new CountDownLatch(1);
-      CompletableFuture<Void> ran = new CompletableFuture<>();
-      r.execute(
-          () -> {
-            pausing.countDown();
-            // an hour: only the submitted task can end this pause within the test's limit
-            r.pause(TimeUnit.HOURS.toNanos(1));
-          });
-      assertThat(pausing.await(10, TimeUnit.SECONDS)).isTrue();
-      r.execute(() -> ran.complete(null));
-      ran.get(20, TimeUnit.SECONDS);
-      assertThat(ran).isDone();
-    }
-  }
-
-  @Test
-  void reactorPause_offTheLoop_refused() {
-    try (Reactor r = Reactor.start("pause-test")) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> r.pause(1))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessage("not on the reactor thread");
-    }
+  void selectWait_noTimer_forever() {
+    assertThat(Reactor.selectWait(Long.MAX_VALUE, 42L)).isZero();
   }
 
   @Test
@@ -150,24 +119,6 @@ class EventLoopTest {
       c.cancel();
       assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
       assertThat(ran).containsExactly("20", "60");
-    }
-  }
-
-  @Test
-  @Timeout(30)
-  void reactor_pollHooksWithFarTimer_stillRunRepeatedly() throws Exception {
-    try (Reactor r = Reactor.start("hook-test")) {
-      CountDownLatch runs = new CountDownLatch(5);
-      CompletableFuture<Void> added = new CompletableFuture<>();
-      r.execute(
-          () -> {
-            // the ZeroMQ safety-net drain: must not wait for a timer due much later
-            r.schedule(Duration.ofMinutes(10), () -> {});
-            r.addPollHook(runs::countDown);
-            added.complete(null);
-          });
-      added.get(5, TimeUnit.SECONDS);
-      assertThat(runs.await(20, TimeUnit.SECONDS)).as("poll hook runs").isTrue();
     }
   }
 

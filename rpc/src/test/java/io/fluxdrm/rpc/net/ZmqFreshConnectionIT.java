@@ -25,10 +25,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The first request on a fresh ZeroMQ connection is answered (decision D148): many fresh clients,
- * several at once, a client that connects before the hub listens, and a connection that completes
- * TCP but never its handshake. A lost message shows as a future that does not complete within a
- * generous limit; nothing here measures time.
+ * The first request on a fresh ZeroMQ connection is answered: many fresh clients, several at once,
+ * a client that connects before the hub listens, and a client whose first server accepts TCP but
+ * never speaks ZMTP (its handshake times out, it reconnects and its held request reaches the hub
+ * that follows). A lost message shows as a future that does not complete within a generous limit;
+ * nothing here measures time.
  */
 @Timeout(120)
 class ZmqFreshConnectionIT {
@@ -104,17 +105,6 @@ class ZmqFreshConnectionIT {
   }
 
   @Test
-  void inprocClient_noHandshakeToWaitFor_answered() throws Exception {
-    // inproc reaches only the same ZeroMQ context: the client shares the hub's reactor
-    ZmqHubListener l = listen("inproc://fluxdrm-fresh-connection-it");
-    try (FluxHandle h = FluxHandle.connectZmq(hubReactor, l.endpoint(), null)) {
-      var call = h.rpc("demo.echo", Json.object().put("inproc", true), Duration.ofSeconds(30));
-      assertThat(unanswered(List.of(call), "inproc")).isEmpty();
-    }
-    l.close();
-  }
-
-  @Test
   void clientBeforeHubListens_firstRequestAnsweredOnceItListens() throws Exception {
     List<String> lost = new ArrayList<>();
     for (int round = 0; round < 10; round++) {
@@ -132,11 +122,10 @@ class ZmqFreshConnectionIT {
   }
 
   @Test
-  void connectedButNoHandshake_ioThreadWoken_heldRequestAnsweredByTheHubThatFollows()
+  void connectedButNoHandshake_reconnects_heldRequestAnsweredByTheHubThatFollows()
       throws Exception {
     List<Socket> accepted = new CopyOnWriteArrayList<>();
     int port;
-    ZmqConnector connector;
     CompletableFuture<Message> call;
     try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       port = silent.getLocalPort();
@@ -155,11 +144,13 @@ class ZmqFreshConnectionIT {
       acceptor.setDaemon(true);
       acceptor.start();
       String endpoint = "tcp://127.0.0.1:" + port;
-      connector = new ZmqConnector(clientReactor, endpoint, "stuck-then-fine", null);
+      ZmqConnector connector =
+          new ZmqConnector(
+              clientReactor, endpoint, "stuck-then-fine", null, Duration.ofMillis(200));
       FluxHandle h = FluxHandle.open(clientReactor, connector);
       call = h.rpc("demo.echo", Json.object().put("held", true), Duration.ofSeconds(60));
-      Wait.until(Duration.ofSeconds(30), () -> wakeUps(connector) >= 2);
-      assertThat(accepted).hasSize(1); // woken, not replaced: still the first connection
+      // the silent server's connections time out in their handshake and are replaced
+      Wait.until(Duration.ofSeconds(30), () -> accepted.size() >= 3);
       assertThat(call).isNotDone();
     }
     for (Socket s : accepted) {
@@ -186,12 +177,6 @@ class ZmqFreshConnectionIT {
         Thread.sleep(50);
       }
     }
-  }
-
-  private int wakeUps(ZmqConnector c) {
-    CompletableFuture<Integer> n = new CompletableFuture<>();
-    clientReactor.execute(() -> n.complete(c.stuckWakeUps()));
-    return n.join();
   }
 
   private static int freePort() throws IOException {

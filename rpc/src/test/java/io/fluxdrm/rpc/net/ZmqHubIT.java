@@ -10,9 +10,7 @@ import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.fixture.Wait;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -95,43 +93,6 @@ class ZmqHubIT {
             RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
         .hasMessage(
             "tcp://0.0.0.0:*: listening beyond loopback without CURVE (expected: CURVE keys)");
-  }
-
-  @Test
-  void curve_allowedKeyGetsMappedCredentialsUnknownKeyGetsNothing() throws Exception {
-    ZMQ.Curve.KeyPair server = ZMQ.Curve.generateKeyPair();
-    ZMQ.Curve.KeyPair alice = ZMQ.Curve.generateKeyPair();
-    ZMQ.Curve.KeyPair mallory = ZMQ.Curve.generateKeyPair();
-    ZmqHubListener l =
-        ZmqHubListener.start(
-            hub,
-            reactor,
-            "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.curve(
-                new ZmqHubListener.Curve(
-                    server.publicKey,
-                    server.secretKey,
-                    Map.of(alice.publicKey, Credentials.user(4242)))));
-    try (FluxHandle a =
-            FluxHandle.connectZmq(
-                reactor,
-                l.endpoint(),
-                new ZmqClientKeys(server.publicKey, alice.publicKey, alice.secretKey));
-        FluxHandle m =
-            FluxHandle.connectZmq(
-                reactor,
-                l.endpoint(),
-                new ZmqClientKeys(server.publicKey, mallory.publicKey, mallory.secretKey))) {
-      var w = a.rpc("demo.whoami", Json.object(), T).get(5, TimeUnit.SECONDS).json();
-      assertThat(w.get("userid").asLong()).isEqualTo(4242);
-      assertThat(w.get("rolemask").asInt()).isEqualTo(Flags.ROLE_USER | Flags.ROLE_LOCAL);
-      var f = m.rpc("demo.whoami", Json.object(), Duration.ofMillis(500));
-      assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS))
-          .isInstanceOf(ExecutionException.class)
-          .cause()
-          .isInstanceOfSatisfying(
-              RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.ETIMEDOUT));
-    }
   }
 
   @Test
