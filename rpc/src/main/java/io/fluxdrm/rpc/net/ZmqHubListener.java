@@ -171,6 +171,7 @@ public final class ZmqHubListener implements AutoCloseable {
   private ServerSocketChannel server;
   private String endpoint;
   private int nextRoutingId = (int) System.nanoTime();
+  private int handshakes;
 
   private ZmqHubListener(Hub hub, Reactor reactor, Options options, Duration handshakeTimeout) {
     this.hub = hub;
@@ -374,6 +375,7 @@ public final class ZmqHubListener implements AutoCloseable {
     }
     ZmqPeer p = new ZmqPeer(id, c, z);
     peers.put(id, p);
+    handshakes++;
     LOG.info(
         "{}: zmtp handshake done ({}, zmtp {}, identity {})",
         z.name(),
@@ -408,6 +410,11 @@ public final class ZmqHubListener implements AutoCloseable {
       return;
     }
     hub.router().received(p, m);
+  }
+
+  /** Returns how many handshakes have completed (on the loop only; for tests). */
+  int handshakes() {
+    return handshakes;
   }
 
   static String printable(String id) {

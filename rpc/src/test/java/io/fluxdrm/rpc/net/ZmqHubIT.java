@@ -186,7 +186,15 @@ class ZmqHubIT {
    * thread and given a few seconds, never the test's whole time budget.
    */
   static final class RawContext implements AutoCloseable {
-    final ZContext ctx = new ZContext(1);
+    final ZContext ctx;
+
+    RawContext() {
+      this(new ZContext(1));
+    }
+
+    RawContext(ZContext ctx) {
+      this.ctx = ctx;
+    }
 
     @Override
     public void close() {

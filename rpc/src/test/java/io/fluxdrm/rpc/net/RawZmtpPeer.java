@@ -1,0 +1,99 @@
+package io.fluxdrm.rpc.net;
+
+import io.fluxdrm.rpc.zmtp.Command;
+import io.fluxdrm.rpc.zmtp.Frame;
+import io.fluxdrm.rpc.zmtp.FrameEncoder;
+import io.fluxdrm.rpc.zmtp.Greeting;
+import io.fluxdrm.rpc.zmtp.Metadata;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** A hand-driven ZMTP peer over a plain blocking socket, for feeding the engine bad input. */
+final class RawZmtpPeer implements AutoCloseable {
+  final Socket socket;
+  private final DataInputStream in;
+  private final OutputStream out;
+
+  RawZmtpPeer(Socket s) throws IOException {
+    this.socket = s;
+    s.setTcpNoDelay(true);
+    this.in = new DataInputStream(s.getInputStream());
+    this.out = s.getOutputStream();
+  }
+
+  /** Connects to a {@code tcp://127.0.0.1:PORT} endpoint. */
+  static RawZmtpPeer connect(String endpoint) throws IOException {
+    int port = Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
+    return new RawZmtpPeer(new Socket(InetAddress.getLoopbackAddress(), port));
+  }
+
+  void write(byte[] b) throws IOException {
+    out.write(b);
+    out.flush();
+  }
+
+  byte[] read(int n) throws IOException {
+    byte[] b = new byte[n];
+    in.readFully(b);
+    return b;
+  }
+
+  /** Reads one frame (header and body). */
+  Frame readFrame() throws IOException {
+    int flags = in.readUnsignedByte();
+    long size = (flags & 0x02) != 0 ? in.readLong() : in.readUnsignedByte();
+    return new Frame(read((int) size), (flags & 0x01) != 0, (flags & 0x04) != 0);
+  }
+
+  /** Exchanges NULL greetings and READYs, announcing {@code type} and {@code identity}. */
+  void handshake(String type, String identity) throws IOException {
+    write(Greeting.encode("NULL", false));
+    read(64);
+    Map<String, byte[]> md = new LinkedHashMap<>();
+    md.put("Socket-Type", type.getBytes(StandardCharsets.US_ASCII));
+    md.put("Identity", identity.getBytes(StandardCharsets.US_ASCII));
+    write(FrameEncoder.encode(Frame.command(Command.of("READY", Metadata.encode(md)))));
+    Frame ready = readFrame();
+    if (!ready.command()) {
+      throw new IOException("expected READY");
+    }
+  }
+
+  /**
+   * Reads (and drops) whatever arrives until the peer closes; returns whether it closed within
+   * {@code limit}.
+   */
+  boolean closedWithin(Duration limit) throws IOException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    byte[] sink = new byte[4096];
+    while (true) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      socket.setSoTimeout((int) Math.max(1, left / 1_000_000));
+      try {
+        if (in.read(sink) < 0) {
+          return true;
+        }
+      } catch (SocketTimeoutException e) {
+        return false;
+      } catch (IOException e) {
+        return true; // reset by the peer
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    socket.close();
+  }
+}
