@@ -7,9 +7,12 @@ import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageCodec;
 import io.fluxdrm.rpc.MessageType;
 import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.zmtp.CurveClient;
+import io.fluxdrm.rpc.zmtp.CurveKeyPair;
 import io.fluxdrm.rpc.zmtp.Mechanism;
 import io.fluxdrm.rpc.zmtp.NullMechanism;
 import io.fluxdrm.rpc.zmtp.SocketType;
+import io.fluxdrm.rpc.zmtp.Z85;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -17,9 +20,12 @@ import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +60,9 @@ final class ZmqConnector implements Connector {
   private final ZmqEndpoint target;
   private final InetSocketAddress address;
   private final byte[] identity;
-  private final ZmqClientKeys keys;
+  private final byte[] serverKey;
+  private final CurveKeyPair curveKeys;
+  private final SecureRandom random = new SecureRandom();
   private final Duration handshakeTimeout;
   private final ArrayDeque<List<byte[]>> held = new ArrayDeque<>();
   private long heldBytes;
@@ -69,7 +77,8 @@ final class ZmqConnector implements Connector {
   /**
    * Creates a connector; resolves the host name in the caller's thread.
    *
-   * @throws RpcException EINVAL for an endpoint that is not {@code tcp://HOST:PORT}, EHOSTUNREACH
+   * @throws RpcException EINVAL for an endpoint that is not {@code tcp://HOST:PORT} or CURVE keys
+   *     that are not Z85 keys (or a secret key that does not match its public key), EHOSTUNREACH
    *     for a host name that does not resolve
    */
   ZmqConnector(Reactor reactor, String endpoint, String identity, ZmqClientKeys keys) {
@@ -92,11 +101,19 @@ final class ZmqConnector implements Connector {
           Errno.EHOSTUNREACH, endpoint + ": host " + target.host() + " does not resolve");
     }
     this.identity = identity.getBytes(StandardCharsets.ISO_8859_1);
-    if (keys != null) {
-      throw new RpcException(
-          Errno.EINVAL, endpoint + ": CURVE is not wired to the ZMTP engine yet");
+    if (keys == null) {
+      serverKey = null;
+      curveKeys = null;
+    } else {
+      try {
+        serverKey = Z85.decodeKey(keys.serverPublicKey());
+        curveKeys =
+            new CurveKeyPair(Z85.decodeKey(keys.publicKey()), Z85.decodeKey(keys.secretKey()));
+        mechanism(); // refuses a server key that is not a usable public key
+      } catch (IllegalArgumentException e) {
+        throw new RpcException(Errno.EINVAL, endpoint + ": CURVE keys: " + e.getMessage());
+      }
     }
-    this.keys = keys;
     this.handshakeTimeout = handshakeTimeout;
   }
 
@@ -107,7 +124,13 @@ final class ZmqConnector implements Connector {
   }
 
   private Mechanism mechanism() {
-    return new NullMechanism(SocketType.DEALER, identity);
+    if (curveKeys == null) {
+      return new NullMechanism(SocketType.DEALER, identity);
+    }
+    Map<String, byte[]> md = new LinkedHashMap<>();
+    md.put(NullMechanism.SOCKET_TYPE, SocketType.DEALER.property());
+    md.put(NullMechanism.IDENTITY, identity);
+    return new CurveClient(serverKey, curveKeys, md, random);
   }
 
   private void connect() {

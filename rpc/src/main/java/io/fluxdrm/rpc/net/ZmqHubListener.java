@@ -6,9 +6,12 @@ import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageCodec;
 import io.fluxdrm.rpc.MessageType;
 import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.zmtp.CurveKeyPair;
+import io.fluxdrm.rpc.zmtp.CurveServer;
 import io.fluxdrm.rpc.zmtp.Mechanism;
 import io.fluxdrm.rpc.zmtp.NullMechanism;
 import io.fluxdrm.rpc.zmtp.SocketType;
+import io.fluxdrm.rpc.zmtp.Z85;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -17,6 +20,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -64,10 +68,11 @@ public final class ZmqHubListener implements AutoCloseable {
   /**
    * How the hub notices a peer that went away without a goodbye (decision D173). A peer whose
    * connection closes (its process ended, its host reset the connection) is disconnected at once.
-   * For a peer that goes silent with its connection open, the hub sends every ZMTP 3.1 connection a
-   * PING every {@code interval} (any ZMTP 3.1 stack answers by itself) and closes a connection with
-   * no traffic for {@code timeout}; the PINGs carry {@code timeout} as their time to live, so the
-   * peer drops a silent hub too.
+   * For a peer that goes silent with its connection open, the hub sends every connection a PING
+   * every {@code interval} (libzmq 4.2 and later and JeroMQ answer by themselves) and closes a
+   * connection with no traffic for {@code timeout}; the PINGs carry {@code timeout} as their time
+   * to live, so the peer drops a silent hub too. A ZMTP 3.0 stack (libzmq 4.1) does not answer
+   * PINGs: serve it with {@link #OFF}.
    *
    * @param interval the ZMTP PING period; zero turns liveness off (only a goodbye or a closed
    *     connection then disconnects a peer)
@@ -166,6 +171,8 @@ public final class ZmqHubListener implements AutoCloseable {
   private final AutoCloseable closer = this::closeOnLoop;
   private final Options options;
   private final Duration handshakeTimeout;
+  private final CurveKeyPair serverKeys;
+  private final SecureRandom random = new SecureRandom();
   private final Map<String, ZmqPeer> peers = new HashMap<>();
   private final Set<ZmtpConnection> connections = new LinkedHashSet<>();
   private ServerSocketChannel server;
@@ -173,11 +180,33 @@ public final class ZmqHubListener implements AutoCloseable {
   private int nextRoutingId = (int) System.nanoTime();
   private int handshakes;
 
-  private ZmqHubListener(Hub hub, Reactor reactor, Options options, Duration handshakeTimeout) {
+  private ZmqHubListener(
+      Hub hub,
+      Reactor reactor,
+      Options options,
+      Duration handshakeTimeout,
+      CurveKeyPair serverKeys) {
     this.hub = hub;
     this.reactor = reactor;
     this.options = options;
     this.handshakeTimeout = handshakeTimeout;
+    this.serverKeys = serverKeys;
+  }
+
+  /** Decodes and checks the CURVE keys: the server's pair and every client key (EINVAL). */
+  private static CurveKeyPair curveKeys(String endpoint, Curve curve) {
+    try {
+      for (String client : curve.clients().keySet()) {
+        try {
+          Z85.decodeKey(client);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("client key \"" + client + "\": " + e.getMessage());
+        }
+      }
+      return new CurveKeyPair(Z85.decodeKey(curve.publicKey()), Z85.decodeKey(curve.secretKey()));
+    } catch (IllegalArgumentException e) {
+      throw new RpcException(Errno.EINVAL, endpoint + ": CURVE keys: " + e.getMessage());
+    }
   }
 
   /** Returns whether an endpoint only reaches this host: a TCP loopback literal or localhost. */
@@ -220,10 +249,7 @@ public final class ZmqHubListener implements AutoCloseable {
     if (options.curve() == null && options.loopbackCredentials() == null) {
       throw new IllegalArgumentException("loopback credentials required without CURVE");
     }
-    if (options.curve() != null) {
-      throw new RpcException(
-          Errno.EINVAL, endpoint + ": CURVE is not wired to the ZMTP engine yet");
-    }
+    CurveKeyPair serverKeys = options.curve() == null ? null : curveKeys(endpoint, options.curve());
     ZmqEndpoint ep = ZmqEndpoint.parse(endpoint, true);
     InetAddress host;
     try {
@@ -231,7 +257,7 @@ public final class ZmqHubListener implements AutoCloseable {
     } catch (java.net.UnknownHostException e) {
       throw new RpcException(Errno.EINVAL, endpoint + ": host " + ep.host() + " does not resolve");
     }
-    ZmqHubListener l = new ZmqHubListener(hub, reactor, options, handshakeTimeout);
+    ZmqHubListener l = new ZmqHubListener(hub, reactor, options, handshakeTimeout, serverKeys);
     CompletableFuture<Void> started = new CompletableFuture<>();
     reactor.execute(
         () -> {
@@ -290,7 +316,15 @@ public final class ZmqHubListener implements AutoCloseable {
   }
 
   private Mechanism mechanism() {
-    return new NullMechanism(SocketType.ROUTER, new byte[0]);
+    if (serverKeys == null) {
+      return new NullMechanism(SocketType.ROUTER, new byte[0]);
+    }
+    Map<String, Credentials> clients = options.curve().clients();
+    return new CurveServer(
+        serverKeys,
+        key -> clients.containsKey(Z85.encode(key)),
+        Map.of(NullMechanism.SOCKET_TYPE, SocketType.ROUTER.property()),
+        random);
   }
 
   private void accept(SocketChannel ch) {
@@ -362,6 +396,10 @@ public final class ZmqHubListener implements AutoCloseable {
     }
     Credentials c = credentialsOf(z);
     if (c == null) {
+      // the mechanism admits only mapped keys: this is a safety net, never the normal path
+      LOG.warn("{}: no credentials for the peer; connection closed", z.name());
+      connections.remove(z);
+      z.close();
       return null;
     }
     String id = new String(identity, StandardCharsets.ISO_8859_1);
@@ -386,8 +424,13 @@ public final class ZmqHubListener implements AutoCloseable {
     return p;
   }
 
+  /** Returns the credentials of a peer: its CURVE key's, or the loopback ones without CURVE. */
   private Credentials credentialsOf(ZmtpConnection z) {
-    return options.loopbackCredentials();
+    if (serverKeys == null) {
+      return options.loopbackCredentials();
+    }
+    byte[] key = z.mechanism().peerKey();
+    return key == null ? null : options.curve().clients().get(Z85.encode(key));
   }
 
   private void received(ZmqPeer p, List<byte[]> parts) {

@@ -1,6 +1,7 @@
 package io.fluxdrm.rpc.net;
 
 import io.fluxdrm.rpc.zmtp.Command;
+import io.fluxdrm.rpc.zmtp.CurveServer;
 import io.fluxdrm.rpc.zmtp.Frame;
 import io.fluxdrm.rpc.zmtp.FrameDecoder;
 import io.fluxdrm.rpc.zmtp.FrameEncoder;
@@ -28,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * connect, exchanges greetings, runs the mechanism's handshake, checks the peer's socket type, then
  * delivers whole multipart messages and writes them. Like {@link FramedChannel} it reads at most a
  * budget per readiness (one busy peer cannot starve the others) and closes the connection when its
- * write queue passes a limit (the peer stopped reading). Heartbeats (ZMTP 3.1 peers only): a PING
- * every interval, the connection closed after a timeout with no traffic, PINGs answered with PONGs,
- * and the time to live of the peer's PINGs honoured.
+ * write queue passes a limit (the peer stopped reading). Heartbeats: a PING every interval to any
+ * peer, whatever minor version it announces (as libzmq does; JeroMQ 0.6.0 announces 3.0 and answers
+ * PINGs), the connection closed after a timeout with no traffic, PINGs answered with PONGs, and the
+ * time to live of the peer's PINGs honoured.
  */
 final class ZmtpConnection {
   private static final Logger LOG = LoggerFactory.getLogger(ZmtpConnection.class);
@@ -59,7 +61,7 @@ final class ZmtpConnection {
    * @param maxMessageSize the largest message accepted (all parts); a larger one closes
    * @param maxQueuedBytes the output queued beyond which the peer is taken as not reading
    * @param handshakeTimeout how long the greeting and handshake may take after connecting
-   * @param heartbeatInterval how often to PING a ZMTP 3.1 peer; zero: never
+   * @param heartbeatInterval how often to PING the peer; zero: never
    * @param heartbeatTimeout how long a PINGed peer may stay silent (also the PINGs' time to live)
    */
   record Settings(
@@ -93,6 +95,8 @@ final class ZmtpConnection {
   private Greeting peerGreeting;
   private boolean ready;
   private boolean closed;
+  private boolean reported;
+  private boolean refusing;
   private boolean closeWhenFlushed;
   private long queued;
   private long partsSize;
@@ -168,13 +172,17 @@ final class ZmtpConnection {
           reactor.schedule(
               hs,
               () -> {
-                if (!ready) {
+                if (refusing) {
+                  close(); // the refused peer did not take its ERROR in time
+                } else if (!ready) {
                   fail(
                       "no handshake within "
                           + hs.toMillis()
                           + " ms ("
-                          + (peerGreeting == null ? "greeting" : "mechanism")
-                          + " incomplete)",
+                          + (peerGreeting == null
+                              ? "greeting incomplete, " + greetingHave + " of 64 bytes"
+                              : "mechanism incomplete")
+                          + ")",
                       true);
                 }
               });
@@ -202,7 +210,7 @@ final class ZmtpConnection {
     if (key.isWritable()) {
       flush();
     }
-    if (!closed && key.isValid() && key.isReadable()) {
+    if (!closed && !refusing && key.isValid() && key.isReadable()) {
       read();
     }
   }
@@ -265,7 +273,7 @@ final class ZmtpConnection {
       }
     }
     Frame f;
-    while (!closed && (f = decoder.next(in)) != null) {
+    while (!closed && !refusing && (f = decoder.next(in)) != null) {
       if (ready) {
         frame(plain ? f : mechanism.decode(f));
       } else {
@@ -280,6 +288,14 @@ final class ZmtpConnection {
     }
     for (byte[] c : mechanism.onHandshakeCommand(f.body())) {
       writeRaw(FrameEncoder.encode(Frame.command(c)));
+    }
+    if (mechanism instanceof CurveServer cs && cs.refusal().isPresent()) {
+      // the ERROR that tells the peer is queued: close once it is written, read nothing more
+      refusing = true;
+      reported = true;
+      closeWhenFlushed();
+      listener.onClosed(this, "refused: " + cs.refusal().get(), true);
+      return;
     }
     if (!mechanism.done()) {
       return;
@@ -348,7 +364,7 @@ final class ZmtpConnection {
       tick = null;
     }
     long period = 0;
-    if (!settings.heartbeatInterval().isZero() && peerSpeaks31()) {
+    if (!settings.heartbeatInterval().isZero()) {
       period = settings.heartbeatInterval().toNanos();
     }
     if (peerTtlNanos > 0) {
@@ -368,7 +384,7 @@ final class ZmtpConnection {
     long now = reactor.nanoTime();
     long silent = now - lastHeard;
     Duration timeout = settings.heartbeatTimeout();
-    boolean pinging = !settings.heartbeatInterval().isZero() && peerSpeaks31();
+    boolean pinging = !settings.heartbeatInterval().isZero();
     if (pinging && !timeout.isZero() && silent > timeout.toNanos() && lastPing != 0) {
       fail("no traffic for " + silent / 1_000_000 + " ms after a PING (heartbeat timeout)", false);
       return;
@@ -479,7 +495,7 @@ final class ZmtpConnection {
       return;
     }
     if (key != null && key.isValid() && (key.interestOps() & SelectionKey.OP_CONNECT) == 0) {
-      int ops = SelectionKey.OP_READ | (out.isEmpty() ? 0 : SelectionKey.OP_WRITE);
+      int ops = (refusing ? 0 : SelectionKey.OP_READ) | (out.isEmpty() ? 0 : SelectionKey.OP_WRITE);
       if (key.interestOps() != ops) {
         key.interestOps(ops);
       }
@@ -495,18 +511,22 @@ final class ZmtpConnection {
   }
 
   private void failLater(String reason) {
-    if (closed) {
+    if (closed || reported) {
+      close();
       return;
     }
     close();
+    reported = true;
     reactor.execute(() -> listener.onClosed(this, reason, true));
   }
 
   private void fail(String reason, boolean bad) {
-    if (closed) {
+    if (closed || reported) {
+      close();
       return;
     }
     close();
+    reported = true;
     listener.onClosed(this, reason, bad);
   }
 

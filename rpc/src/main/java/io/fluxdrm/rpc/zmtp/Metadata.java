@@ -8,86 +8,105 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * ZMTP metadata (RFC 37 section "Metadata"), as carried by READY and INITIATE: properties, each a
- * name length byte, a name of letters, digits and {@code - _ . +}, a 4-byte big-endian value length
- * and the value. Names are case-insensitive; {@link #get} looks them up so.
+ * ZMTP metadata (ZeroMQ RFC 37 section "metadata", also CurveZMQ's INITIATE and READY): a run of
+ * properties, each a name length byte, the name (1 to 255 characters of letters, digits and {@code
+ * - _ . +}), a 4-byte big-endian value length and the value.
+ *
+ * <p>Names keep their spelling and their order in the maps here ({@link LinkedHashMap}). Names are
+ * case-insensitive (RFC 37): {@link #decode} refuses two properties whose names differ only in
+ * case, and {@link #get} finds a property whatever the case of the name asked for.
  */
 public final class Metadata {
   private Metadata() {}
 
-  /** Encodes the properties in the map's order. */
+  /**
+   * Encodes properties in their map order.
+   *
+   * @throws IllegalArgumentException when a name is empty, longer than 255 bytes or has a character
+   *     outside RFC 37's name characters
+   */
   public static byte[] encode(Map<String, byte[]> properties) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (Map.Entry<String, byte[]> e : properties.entrySet()) {
-      byte[] name = e.getKey().getBytes(StandardCharsets.US_ASCII);
-      if (name.length == 0 || name.length > 255 || badNameChar(e.getKey()) >= 0) {
-        throw new IllegalArgumentException("metadata: bad property name \"" + e.getKey() + "\"");
+      String bad = checkName(e.getKey());
+      if (bad != null) {
+        throw new IllegalArgumentException("metadata: property \"" + e.getKey() + "\": " + bad);
       }
-      byte[] v = e.getValue();
+      byte[] name = e.getKey().getBytes(StandardCharsets.US_ASCII);
+      byte[] value = e.getValue();
       out.write(name.length);
       out.write(name, 0, name.length);
-      out.write(v.length >>> 24);
-      out.write(v.length >>> 16);
-      out.write(v.length >>> 8);
-      out.write(v.length);
-      out.write(v, 0, v.length);
+      out.write(value.length >>> 24);
+      out.write(value.length >>> 16);
+      out.write(value.length >>> 8);
+      out.write(value.length);
+      out.write(value, 0, value.length);
     }
     return out.toByteArray();
   }
 
   /**
-   * Decodes the properties in {@code len} bytes of {@code buf} from {@code off}: names as received,
-   * in order (unmodifiable).
+   * Decodes the properties in {@code len} bytes of {@code buf} from {@code off}.
    *
-   * @throws ZmtpException when a property is truncated, a name is empty or has a character outside
-   *     the name characters, or a name repeats (ignoring case)
+   * @return the properties, names as received, in the order received (unmodifiable)
+   * @throws ZmtpException when a property is truncated, its name is empty or has a character
+   *     outside RFC 37's name characters, or a name repeats (ignoring case)
    */
   public static Map<String, byte[]> decode(byte[] buf, int off, int len) throws ZmtpException {
     Map<String, byte[]> out = new LinkedHashMap<>();
-    Map<String, Boolean> seen = new LinkedHashMap<>();
+    Map<String, String> seen = new LinkedHashMap<>();
     int p = off;
     int end = off + len;
-    for (int index = 0; p < end; index++) {
+    int index = 0;
+    while (p < end) {
       String where = "metadata: property " + index + ": ";
-      int n = buf[p] & 0xff;
-      if (n == 0) {
-        throw new ZmtpException(where + "empty name (expected: 1 to 255 characters)");
+      int nameLen = buf[p] & 0xff;
+      if (nameLen == 0) {
+        throw new ZmtpException(where + "empty name");
       }
-      if (end - p - 1 < n + 4) {
-        throw new ZmtpException(where + "truncated name or value length");
+      if (end - p - 1 < nameLen + 4) {
+        throw new ZmtpException(
+            where + "truncated name or value length (" + (end - p) + " bytes left)");
       }
-      String name = new String(buf, p + 1, n, StandardCharsets.ISO_8859_1);
-      int bad = badNameChar(name);
-      if (bad >= 0) {
+      String name = new String(buf, p + 1, nameLen, StandardCharsets.ISO_8859_1);
+      String bad = checkName(name);
+      if (bad != null) {
+        throw new ZmtpException(where + bad);
+      }
+      p += 1 + nameLen;
+      long valueLen =
+          (buf[p] & 0xffL) << 24
+              | (buf[p + 1] & 0xffL) << 16
+              | (buf[p + 2] & 0xff) << 8
+              | (buf[p + 3] & 0xff);
+      p += 4;
+      if (valueLen > end - p) {
         throw new ZmtpException(
             where
-                + "name character "
-                + bad
-                + " is not allowed (expected: letters, digits, '-', '_', '.', '+')");
+                + "\""
+                + name
+                + "\" value of "
+                + valueLen
+                + " bytes is truncated (found: "
+                + (end - p)
+                + ")");
       }
-      if (seen.put(name.toLowerCase(Locale.ROOT), Boolean.TRUE) != null) {
-        throw new ZmtpException(where + "name \"" + name + "\" repeated");
-      }
-      p += 1 + n;
-      long v =
-          ((buf[p] & 0xffL) << 24)
-              | ((buf[p + 1] & 0xffL) << 16)
-              | ((buf[p + 2] & 0xffL) << 8)
-              | (buf[p + 3] & 0xffL);
-      p += 4;
-      if (v > end - p) {
+      String key = name.toLowerCase(Locale.ROOT);
+      if (seen.containsKey(key)) {
         throw new ZmtpException(
-            where + "\"" + name + "\" value of " + v + " bytes runs past the metadata");
+            where + "\"" + name + "\" repeats \"" + seen.get(key) + "\" (names ignore case)");
       }
-      byte[] value = new byte[(int) v];
+      seen.put(key, name);
+      byte[] value = new byte[(int) valueLen];
       System.arraycopy(buf, p, value, 0, value.length);
-      p += value.length;
       out.put(name, value);
+      p += value.length;
+      index++;
     }
     return Collections.unmodifiableMap(out);
   }
 
-  /** Returns the value of a property whatever the case of its name, or null. */
+  /** Returns the value of a property, finding its name whatever its case, or null when absent. */
   public static byte[] get(Map<String, byte[]> properties, String name) {
     for (Map.Entry<String, byte[]> e : properties.entrySet()) {
       if (e.getKey().equalsIgnoreCase(name)) {
@@ -97,22 +116,29 @@ public final class Metadata {
     return null;
   }
 
-  /** Returns the index of the first character not allowed in a name, or -1. */
-  private static int badNameChar(String name) {
+  private static String checkName(String name) {
+    if (name.isEmpty()) {
+      return "empty name";
+    }
+    if (name.length() > 255) {
+      return "name of " + name.length() + " characters (expected: at most 255)";
+    }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       boolean ok =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
+          c >= 'a' && c <= 'z'
+              || c >= 'A' && c <= 'Z'
+              || c >= '0' && c <= '9'
               || c == '-'
               || c == '_'
               || c == '.'
               || c == '+';
       if (!ok) {
-        return i;
+        return String.format(
+            "name character %d is U+%04X (expected: a letter, a digit or one of - _ . +)",
+            i, (int) c);
       }
     }
-    return -1;
+    return null;
   }
 }

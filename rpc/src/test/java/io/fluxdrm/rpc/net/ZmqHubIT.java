@@ -10,7 +10,9 @@ import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.fixture.Wait;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,6 +95,116 @@ class ZmqHubIT {
             RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
         .hasMessage(
             "tcp://0.0.0.0:*: listening beyond loopback without CURVE (expected: CURVE keys)");
+  }
+
+  @Test
+  void curve_allowedKeyGetsMappedCredentialsUnknownKeyGetsNothing() throws Exception {
+    ZMQ.Curve.KeyPair server = ZMQ.Curve.generateKeyPair();
+    ZMQ.Curve.KeyPair alice = ZMQ.Curve.generateKeyPair();
+    ZMQ.Curve.KeyPair mallory = ZMQ.Curve.generateKeyPair();
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.curve(
+                new ZmqHubListener.Curve(
+                    server.publicKey,
+                    server.secretKey,
+                    Map.of(alice.publicKey, Credentials.user(4242)))));
+    try (FluxHandle a =
+            FluxHandle.connectZmq(
+                reactor,
+                l.endpoint(),
+                new ZmqClientKeys(server.publicKey, alice.publicKey, alice.secretKey));
+        FluxHandle m =
+            FluxHandle.connectZmq(
+                reactor,
+                l.endpoint(),
+                new ZmqClientKeys(server.publicKey, mallory.publicKey, mallory.secretKey))) {
+      var w = a.rpc("demo.whoami", Json.object(), T).get(5, TimeUnit.SECONDS).json();
+      assertThat(w.get("userid").asLong()).isEqualTo(4242);
+      assertThat(w.get("rolemask").asInt()).isEqualTo(Flags.ROLE_USER | Flags.ROLE_LOCAL);
+      var f = m.rpc("demo.whoami", Json.object(), Duration.ofMillis(500));
+      assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .cause()
+          .isInstanceOfSatisfying(
+              RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.ETIMEDOUT));
+    }
+  }
+
+  @Test
+  void curveHub_nullClientGreeting_closedAsMechanismMismatch() throws Exception {
+    ZMQ.Curve.KeyPair server = ZMQ.Curve.generateKeyPair();
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.curve(
+                new ZmqHubListener.Curve(server.publicKey, server.secretKey, Map.of())));
+    try (RawZmtpPeer p = RawZmtpPeer.connect(l.endpoint())) {
+      p.write(io.fluxdrm.rpc.zmtp.Greeting.encode("NULL", false));
+      byte[] ours = p.read(64);
+      assertThat(new String(ours, 12, 5, java.nio.charset.StandardCharsets.US_ASCII))
+          .isEqualTo("CURVE");
+      assertThat(ours[32]).as("as-server").isEqualTo((byte) 1);
+      assertThat(p.closedWithin(Duration.ofSeconds(10))).isTrue();
+    }
+  }
+
+  @Test
+  void curveKeys_notZ85_einvalAtStart() {
+    ZMQ.Curve.KeyPair server = ZMQ.Curve.generateKeyPair();
+    assertThatThrownBy(
+            () ->
+                ZmqHubListener.start(
+                    hub,
+                    reactor,
+                    "tcp://127.0.0.1:*",
+                    ZmqHubListener.Options.curve(
+                        new ZmqHubListener.Curve(
+                            server.publicKey,
+                            server.secretKey,
+                            Map.of("short", Credentials.user(1))))))
+        .isInstanceOfSatisfying(
+            RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
+        .hasMessageStartingWith(
+            "tcp://127.0.0.1:*: CURVE keys: client key \"short\": z85 key: 5 characters");
+    assertThatThrownBy(
+            () ->
+                FluxHandle.connectZmq(
+                    reactor,
+                    "tcp://127.0.0.1:5",
+                    new ZmqClientKeys(
+                        server.publicKey, server.publicKey, ZMQ.Curve.generateKeyPair().secretKey)))
+        .isInstanceOfSatisfying(
+            RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
+        .hasMessageStartingWith("tcp://127.0.0.1:5: CURVE keys: ");
+  }
+
+  @Test
+  void ipcAndInproc_refusedWithPointerToLocal() {
+    for (String ep : List.of("ipc:///tmp/fluxdrm-hub", "inproc://hub")) {
+      String why =
+          ep
+              + ": "
+              + ep.substring(0, ep.indexOf(':'))
+              + ":// is not served by fluxdrm's ZeroMQ engine (expected: tcp://HOST:PORT; for a"
+              + " Unix socket use local://PATH)";
+      assertThatThrownBy(
+              () ->
+                  ZmqHubListener.start(
+                      hub, reactor, ep, ZmqHubListener.Options.loopback(Credentials.user(1))))
+          .isInstanceOfSatisfying(
+              RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
+          .hasMessage(why);
+      assertThatThrownBy(() -> FluxHandle.connectZmq(reactor, ep, null))
+          .isInstanceOfSatisfying(
+              RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
+          .hasMessage(why);
+    }
   }
 
   @Test

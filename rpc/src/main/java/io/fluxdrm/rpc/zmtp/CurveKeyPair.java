@@ -1,0 +1,85 @@
+package io.fluxdrm.rpc.zmtp;
+
+import java.security.SecureRandom;
+import java.util.Arrays;
+
+/**
+ * A CURVE long-term key pair (X25519): a 32-byte public key and its 32-byte secret key. The arrays
+ * are copied in and out; {@link #toString()} shows only the public key, in Z85.
+ *
+ * @param publicKey the public key, 32 bytes
+ * @param secretKey the secret key, 32 bytes
+ */
+public record CurveKeyPair(byte[] publicKey, byte[] secretKey) {
+  /**
+   * Checks the lengths and that the public key is the secret key's.
+   *
+   * @throws IllegalArgumentException when a key is not 32 bytes or the keys do not belong together
+   */
+  public CurveKeyPair {
+    if (publicKey.length != CurveCrypto.KEY) {
+      throw new IllegalArgumentException(
+          "curve key pair: public key of " + publicKey.length + " bytes (expected: 32)");
+    }
+    if (secretKey.length != CurveCrypto.KEY) {
+      throw new IllegalArgumentException(
+          "curve key pair: secret key of " + secretKey.length + " bytes (expected: 32)");
+    }
+    publicKey = publicKey.clone();
+    secretKey = secretKey.clone();
+    if (!Arrays.equals(publicKey, CurveCrypto.publicKey(secretKey))) {
+      throw new IllegalArgumentException(
+          "curve key pair: public key " + Z85.encode(publicKey) + " is not the secret key's");
+    }
+  }
+
+  /** Returns a fresh key pair drawn from {@code random}. */
+  public static CurveKeyPair generate(SecureRandom random) {
+    byte[][] keys = CurveCrypto.keyPair(random);
+    return new CurveKeyPair(keys[0], keys[1]);
+  }
+
+  /**
+   * Returns the key pair of a secret key.
+   *
+   * @throws IllegalArgumentException when the secret key is not 32 bytes
+   */
+  public static CurveKeyPair fromSecret(byte[] secretKey) {
+    if (secretKey.length != CurveCrypto.KEY) {
+      throw new IllegalArgumentException(
+          "curve key pair: secret key of " + secretKey.length + " bytes (expected: 32)");
+    }
+    return new CurveKeyPair(CurveCrypto.publicKey(secretKey), secretKey);
+  }
+
+  /** Returns a copy of the public key. */
+  @Override
+  public byte[] publicKey() {
+    return publicKey.clone();
+  }
+
+  /** Returns a copy of the secret key. */
+  @Override
+  public byte[] secretKey() {
+    return secretKey.clone();
+  }
+
+  /** Compares both keys by content. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof CurveKeyPair k
+        && Arrays.equals(publicKey, k.publicKey)
+        && Arrays.equals(secretKey, k.secretKey);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(publicKey);
+  }
+
+  /** Shows the public key in Z85, never the secret key. */
+  @Override
+  public String toString() {
+    return "CurveKeyPair[publicKey=" + Z85.encode(publicKey) + "]";
+  }
+}
