@@ -196,16 +196,15 @@ final class ZmqConnector implements Connector {
   }
 
   private void ready(ZmtpConnection z) {
-    if (failures > 0) {
-      LOG.info("{}: connected after {} failed attempts", endpoint, failures);
-    }
-    failures = 0;
     LOG.info(
-        "{}: zmtp handshake done ({}, zmtp {}, identity {})",
+        "{}: zmtp handshake done ({}, zmtp {}, identity {}{}, {} held)",
         endpoint,
         z.mechanism().name(),
         z.peerSpeaks31() ? "3.1" : "3.0",
-        new String(identity, StandardCharsets.ISO_8859_1));
+        new String(identity, StandardCharsets.ISO_8859_1),
+        failures > 0 ? ", after " + failures + " failed attempts" : "",
+        held.size());
+    failures = 0;
     while (!held.isEmpty() && !z.isClosed()) {
       List<byte[]> m = held.poll();
       heldBytes -= size(m);

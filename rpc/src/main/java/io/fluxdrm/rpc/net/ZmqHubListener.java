@@ -357,7 +357,7 @@ public final class ZmqHubListener implements AutoCloseable {
                 live.timeout()),
             "zeromq peer " + remote);
     connections.add(c);
-    LOG.debug("{}: connection from {}", endpoint, remote);
+    LOG.info("{}: connection from {}", endpoint, remote);
     c.start(
         new ZmtpConnection.Listener() {
           private ZmqPeer peer;
@@ -414,12 +414,14 @@ public final class ZmqHubListener implements AutoCloseable {
     ZmqPeer p = new ZmqPeer(id, c, z);
     peers.put(id, p);
     handshakes++;
+    byte[] key = z.mechanism().peerKey();
     LOG.info(
-        "{}: zmtp handshake done ({}, zmtp {}, identity {})",
+        "{}: zmtp handshake done ({}, zmtp {}, identity {}{})",
         z.name(),
         z.mechanism().name(),
         z.peerSpeaks31() ? "3.1" : "3.0",
-        printable(id));
+        printable(id),
+        key == null ? "" : ", key " + Z85.encode(key));
     hub.router().connected(p);
     return p;
   }

@@ -66,6 +66,24 @@ class ZmqHubIT {
     Wait.until(T, () -> echo.disconnects.size() == 1);
   }
 
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "tcp://[::1]:*, tcp://[::1]:",
+    "tcp://localhost:*, tcp://localhost:",
+  })
+  void ipv6AndHostNameEndpoints_listenedOnAndConnectedTo(String listen, String prefix)
+      throws Exception {
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub, reactor, listen, ZmqHubListener.Options.loopback(Credentials.user(55)));
+    assertThat(l.endpoint()).startsWith(prefix).doesNotEndWith(":*");
+    try (FluxHandle c = FluxHandle.connectZmq(reactor, l.endpoint(), null)) {
+      var w = c.rpc("demo.whoami", Json.object(), T).get(5, TimeUnit.SECONDS).json();
+      assertThat(w.get("userid").asInt()).isEqualTo(55);
+    }
+    l.close();
+  }
+
   @Test
   void serviceOverZmq_calledFromAnotherZmqClient() throws Exception {
     ZmqHubListener l =

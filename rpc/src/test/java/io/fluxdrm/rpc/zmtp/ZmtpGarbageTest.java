@@ -69,4 +69,48 @@ class ZmtpGarbageTest {
                 seed))
         .isPositive();
   }
+
+  @Test
+  void curveMechanisms_seededRandomCommandsAndFrames_onlyZmtpExceptions() throws Exception {
+    long seed = System.nanoTime();
+    System.out.println("ZmtpGarbageTest curve seed " + seed);
+    java.security.SecureRandom random = Seeded.random(seed);
+    CurveKeyPair serverKeys = CurveKeyPair.generate(random);
+    CurveKeyPair clientKeys = CurveKeyPair.generate(random);
+    java.util.Map<String, byte[]> md =
+        java.util.Map.of("Socket-Type", SocketType.DEALER.property());
+    assertThat(
+            refusals(
+                "curve server handshake",
+                b -> new CurveServer(serverKeys, k -> true, md, random).onHandshakeCommand(b),
+                seed))
+        .isPositive();
+    assertThat(
+            refusals(
+                "curve client handshake",
+                b -> {
+                  CurveClient c = new CurveClient(serverKeys.publicKey(), clientKeys, md, random);
+                  c.start();
+                  c.onHandshakeCommand(b);
+                },
+                seed))
+        .isPositive();
+    CurveClient client = new CurveClient(serverKeys.publicKey(), clientKeys, md, random);
+    CurveServer server = new CurveServer(serverKeys, k -> true, md, random);
+    byte[] welcome = server.onHandshakeCommand(client.start().get(0)).get(0);
+    byte[] ready = server.onHandshakeCommand(client.onHandshakeCommand(welcome).get(0)).get(0);
+    client.onHandshakeCommand(ready);
+    assertThat(client.done() && server.done()).isTrue();
+    for (Mechanism m : java.util.List.of(client, server)) {
+      assertThat(
+              refusals(
+                  "curve decode",
+                  b -> {
+                    m.decode(Frame.part(b, false));
+                    m.decode(Frame.command(b));
+                  },
+                  seed))
+          .isPositive();
+    }
+  }
 }
