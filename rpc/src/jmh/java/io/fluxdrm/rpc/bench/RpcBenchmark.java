@@ -9,7 +9,10 @@ import io.fluxdrm.rpc.net.Hub;
 import io.fluxdrm.rpc.net.LocalHubListener;
 import io.fluxdrm.rpc.net.Reactor;
 import io.fluxdrm.rpc.net.Service;
+import io.fluxdrm.rpc.net.ZmqClientKeys;
 import io.fluxdrm.rpc.net.ZmqHubListener;
+import io.fluxdrm.rpc.zmtp.CurveKeyPair;
+import io.fluxdrm.rpc.zmtp.Z85;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,14 +33,15 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * RPC round trips from one client to an echo service attached in memory to a hub on a reactor: the
- * client is in memory, on the hub's Unix socket, or on its ZeroMQ loopback listener. The client and
- * the hub share one process and one reactor thread (the figures include both sides).
+ * client is in memory, on the hub's Unix socket, or on its ZeroMQ loopback listener (without or
+ * with CURVE). The client and the hub share one process and one reactor thread (the figures include
+ * both sides).
  */
 @State(Scope.Benchmark)
 public class RpcBenchmark {
   private static final int PIPELINE = 1000;
 
-  @Param({"inmemory", "unix", "zeromq"})
+  @Param({"inmemory", "unix", "zeromq", "zeromq-curve"})
   public String transport;
 
   private Reactor reactor;
@@ -74,6 +78,31 @@ public class RpcBenchmark {
                 ZmqHubListener.Options.loopback(Credentials.owner(0)));
         clientReactor = Reactor.start("bench-client");
         client = FluxHandle.connectZmq(clientReactor, l.endpoint(), null);
+      }
+      case "zeromq-curve" -> {
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        CurveKeyPair server = CurveKeyPair.generate(random);
+        CurveKeyPair clientKeys = CurveKeyPair.generate(random);
+        String clientPublic = Z85.encode(clientKeys.publicKey());
+        ZmqHubListener l =
+            ZmqHubListener.start(
+                hub,
+                reactor,
+                "tcp://127.0.0.1:*",
+                ZmqHubListener.Options.curve(
+                    new ZmqHubListener.Curve(
+                        Z85.encode(server.publicKey()),
+                        Z85.encode(server.secretKey()),
+                        java.util.Map.of(clientPublic, Credentials.owner(0)))));
+        clientReactor = Reactor.start("bench-client");
+        client =
+            FluxHandle.connectZmq(
+                clientReactor,
+                l.endpoint(),
+                new ZmqClientKeys(
+                    Z85.encode(server.publicKey()),
+                    clientPublic,
+                    Z85.encode(clientKeys.secretKey())));
       }
       default -> throw new IllegalArgumentException(transport);
     }

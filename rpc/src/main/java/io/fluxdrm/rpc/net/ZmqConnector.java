@@ -64,6 +64,7 @@ final class ZmqConnector implements Connector {
   private final CurveKeyPair curveKeys;
   private final SecureRandom random = new SecureRandom();
   private final Duration handshakeTimeout;
+  private final long maxHeldBytes;
   private final ArrayDeque<List<byte[]>> held = new ArrayDeque<>();
   private long heldBytes;
   private Connector.Inbound inbound;
@@ -82,7 +83,7 @@ final class ZmqConnector implements Connector {
    *     for a host name that does not resolve
    */
   ZmqConnector(Reactor reactor, String endpoint, String identity, ZmqClientKeys keys) {
-    this(reactor, endpoint, identity, keys, HANDSHAKE_TIMEOUT);
+    this(reactor, endpoint, identity, keys, HANDSHAKE_TIMEOUT, MAX_HELD_BYTES);
   }
 
   ZmqConnector(
@@ -90,7 +91,8 @@ final class ZmqConnector implements Connector {
       String endpoint,
       String identity,
       ZmqClientKeys keys,
-      Duration handshakeTimeout) {
+      Duration handshakeTimeout,
+      long maxHeldBytes) {
     this.reactor = reactor;
     this.endpoint = endpoint;
     this.target = ZmqEndpoint.parse(endpoint, false);
@@ -115,6 +117,7 @@ final class ZmqConnector implements Connector {
       }
     }
     this.handshakeTimeout = handshakeTimeout;
+    this.maxHeldBytes = maxHeldBytes;
   }
 
   @Override
@@ -256,18 +259,18 @@ final class ZmqConnector implements Connector {
     }
     List<byte[]> parts = MessageCodec.toParts(m);
     ZmtpConnection c = conn;
-    if (c != null && c.isReady() && held.isEmpty()) {
+    if (c != null && c.isReady() && !c.isClosed() && held.isEmpty()) {
       c.send(parts);
       return;
     }
     long n = size(parts);
-    if (heldBytes + n > MAX_HELD_BYTES) {
+    if (heldBytes + n > maxHeldBytes) {
       String why =
           endpoint
               + ": hub unreachable and "
               + heldBytes
               + " bytes held (limit "
-              + MAX_HELD_BYTES
+              + maxHeldBytes
               + ")";
       LOG.warn("{}; giving up", why);
       stop();

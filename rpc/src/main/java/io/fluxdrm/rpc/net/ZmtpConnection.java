@@ -290,11 +290,7 @@ final class ZmtpConnection {
       writeRaw(FrameEncoder.encode(Frame.command(c)));
     }
     if (mechanism instanceof CurveServer cs && cs.refusal().isPresent()) {
-      // the ERROR that tells the peer is queued: close once it is written, read nothing more
-      refusing = true;
-      reported = true;
-      closeWhenFlushed();
-      listener.onClosed(this, "refused: " + cs.refusal().get(), true);
+      refuse("refused: " + cs.refusal().get()); // the mechanism queued its ERROR already
       return;
     }
     if (!mechanism.done()) {
@@ -305,7 +301,8 @@ final class ZmtpConnection {
     } catch (ZmtpException e) {
       // tell the peer why before closing, as libzmq does for a refused handshake
       writeRaw(encodeFrame(Frame.command(Command.error(e.getMessage()))));
-      throw e;
+      refuse(e.getMessage());
+      return;
     }
     ready = true;
     if (handshakeTimer != null) {
@@ -314,6 +311,14 @@ final class ZmtpConnection {
     }
     armTick();
     listener.onReady(this);
+  }
+
+  /** Reports a refused peer, reads nothing more and closes once the queued ERROR is written. */
+  private void refuse(String reason) {
+    refusing = true;
+    reported = true;
+    closeWhenFlushed();
+    listener.onClosed(this, reason, true);
   }
 
   private void frame(Frame f) throws ZmtpException {

@@ -143,6 +143,29 @@ class ZmqFreshConnectionIT {
   }
 
   @Test
+  void hubUnreachable_heldOutputPastItsBound_handleFailsWithEhostunreach() throws Exception {
+    String endpoint = "tcp://127.0.0.1:" + freePort(); // nobody listens
+    ZmqConnector connector =
+        new ZmqConnector(
+            clientReactor, endpoint, "held", null, ZmqConnector.HANDSHAKE_TIMEOUT, 4096);
+    FluxHandle h = FluxHandle.open(clientReactor, connector);
+    var first = h.rpc("demo.echo", Json.object().put("pad", "x".repeat(3000)), null);
+    Thread.sleep(200);
+    assertThat(first).isNotDone(); // held while reconnecting
+    var second = h.rpc("demo.echo", Json.object().put("pad", "y".repeat(3000)), null);
+    for (CompletableFuture<Message> f : List.of(first, second)) {
+      assertThat(f)
+          .failsWithin(Duration.ofSeconds(10))
+          .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+          .havingCause()
+          .isInstanceOfSatisfying(
+              io.fluxdrm.rpc.RpcException.class,
+              e -> assertThat(e.errnum()).isEqualTo(io.fluxdrm.rpc.Errno.EHOSTUNREACH));
+    }
+    h.close();
+  }
+
+  @Test
   void connectedButNoHandshake_reconnects_heldRequestAnsweredByTheHubThatFollows()
       throws Exception {
     List<Socket> accepted = new CopyOnWriteArrayList<>();
@@ -167,7 +190,12 @@ class ZmqFreshConnectionIT {
       String endpoint = "tcp://127.0.0.1:" + port;
       ZmqConnector connector =
           new ZmqConnector(
-              clientReactor, endpoint, "stuck-then-fine", null, Duration.ofMillis(200));
+              clientReactor,
+              endpoint,
+              "stuck-then-fine",
+              null,
+              Duration.ofMillis(200),
+              ZmqConnector.MAX_HELD_BYTES);
       FluxHandle h = FluxHandle.open(clientReactor, connector);
       call = h.rpc("demo.echo", Json.object().put("held", true), Duration.ofSeconds(60));
       // the silent server's connections time out in their handshake and are replaced

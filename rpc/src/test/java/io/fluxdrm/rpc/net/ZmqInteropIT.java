@@ -65,23 +65,44 @@ class ZmqInteropIT {
     }
   }
 
-  /** Receives one multipart message from a JeroMQ socket (waiting up to the socket's timeout). */
-  private static List<byte[]> receive(ZMQ.Socket s) {
+  /**
+   * Receives one multipart message from a JeroMQ socket within ten seconds. While nothing comes,
+   * JeroMQ's I/O thread is woken every second (see {@link #wakeJeromq}): JeroMQ 0.6.0 sometimes
+   * stops writing a fresh connection's output (our side then logs "greeting incomplete, 0 of 64
+   * bytes"). Waking JeroMQ cannot make our side answer, so a fault of ours still fails the test.
+   */
+  private List<byte[]> receive(ZMQ.Socket s) {
+    int timeout = s.getReceiveTimeOut();
+    s.setReceiveTimeOut(1_000);
+    byte[] first = s.recv(0);
+    for (int i = 0; first == null && i < 9; i++) {
+      wakeJeromq();
+      first = s.recv(0);
+    }
+    s.setReceiveTimeOut(timeout);
+    assertThat(first).as("a message within ten seconds").isNotNull();
     List<byte[]> parts = new ArrayList<>();
-    do {
-      byte[] p = s.recv(0);
-      assertThat(p).as("a frame within the receive timeout").isNotNull();
-      parts.add(p);
-    } while (s.hasReceiveMore());
+    parts.add(first);
+    while (s.hasReceiveMore()) {
+      parts.add(s.recv(0));
+    }
     return parts;
   }
 
   /**
-   * Connects a JeroMQ socket and waits until its ZMTP handshake is done, so that the test's sends
-   * never race JeroMQ's connect. JeroMQ 0.6.0 can lose a fresh connection's channel in its I/O
-   * thread's poller (decision D148: it then never writes its greeting; our hub logs "0 of 64
-   * bytes"); binding a throwaway listener on the same context makes the poller register its
-   * channels again, as D148 found, so that a stall of JeroMQ's does not fail a test of ours.
+   * Binds and closes a throwaway listener on the JeroMQ context, which makes its I/O thread's
+   * poller register its channels again: the wake-up decision D148 found for JeroMQ 0.6.0's lost
+   * registrations.
+   */
+  private void wakeJeromq() {
+    ZMQ.Socket wake = ctx.createSocket(SocketType.DEALER);
+    wake.bind("tcp://127.0.0.1:*");
+    wake.close();
+  }
+
+  /**
+   * Connects a JeroMQ socket and waits until its ZMTP greeting is exchanged, so that the test's
+   * sends never race JeroMQ's connect (decision D148), waking JeroMQ when the event is late.
    */
   private void connectAndWait(ZMQ.Socket s, String endpoint) {
     String address = "inproc://interop-monitor-" + System.nanoTime();
@@ -92,9 +113,7 @@ class ZmqInteropIT {
     s.connect(endpoint);
     org.zeromq.ZEvent e = org.zeromq.ZEvent.recv(m);
     for (int nudge = 0; e == null && nudge < 5; nudge++) {
-      ZMQ.Socket wake = ctx.createSocket(SocketType.DEALER);
-      wake.bind("tcp://127.0.0.1:*");
-      wake.close();
+      wakeJeromq();
       e = org.zeromq.ZEvent.recv(m);
     }
     assertThat(e).as("JeroMQ's handshake with our hub").isNotNull();
