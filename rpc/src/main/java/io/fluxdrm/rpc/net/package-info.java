@@ -3,7 +3,8 @@
  * with matchtags, streaming, cancel, timeouts; requests with matchtag 0 whose responses go to
  * handlers by topic; services; events), the {@link io.fluxdrm.rpc.net.Hub} that routes requests by
  * service name as Flux's router does and tells when a service is removed, and the transports that
- * carry messages between them: in-memory, the Flux local connector over a Unix socket, and ZeroMQ.
+ * carry messages between them: in-memory, the Flux local connector over a Unix socket, and ZeroMQ
+ * (ZMTP 3.1 with NULL or CURVE, ZeroMQ RFC 37 and RFC 26, spoken by the reactor itself).
  *
  * <p>Threading: one event loop (a {@link io.fluxdrm.rpc.net.Reactor} thread, or a {@link
  * io.fluxdrm.rpc.net.ManualEventLoop} in tests) owns every socket and all state; other threads hand
