@@ -57,6 +57,11 @@ final class Router {
     return peers.size();
   }
 
+  /** Returns whether a peer with this route id is connected (through any transport). */
+  boolean hasPeer(String id) {
+    return peers.containsKey(id);
+  }
+
   boolean hasService(String name) {
     return serviceOwners.containsKey(name);
   }

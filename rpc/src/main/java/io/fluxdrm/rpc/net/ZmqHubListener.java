@@ -389,11 +389,6 @@ public final class ZmqHubListener implements AutoCloseable {
 
   /** Makes the peer of a connection whose handshake is done; returns null when refused. */
   private ZmqPeer handshakeDone(ZmtpConnection z) {
-    byte[] identity = z.peerProperty(NullMechanism.IDENTITY);
-    if (identity == null || identity.length == 0) {
-      int n = nextRoutingId++;
-      identity = new byte[] {0, (byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n};
-    }
     Credentials c = credentialsOf(z);
     if (c == null) {
       // the mechanism admits only mapped keys: this is a safety net, never the normal path
@@ -402,8 +397,23 @@ public final class ZmqHubListener implements AutoCloseable {
       z.close();
       return null;
     }
-    String id = new String(identity, StandardCharsets.ISO_8859_1);
+    byte[] identity = z.peerProperty(NullMechanism.IDENTITY);
+    String id =
+        identity == null || identity.length == 0
+            ? generatedId()
+            : new String(identity, StandardCharsets.ISO_8859_1);
     ZmqPeer old = peers.get(id);
+    if (old == null && hub.router().hasPeer(id)) {
+      // held by a peer of another listener or transport: only this listener's own peers are
+      // taken over, so that no connection can oust a peer it shares nothing with (D189)
+      String taken = id;
+      id = generatedId();
+      LOG.info(
+          "{}: identity {} is in use by a peer of another listener; routed as {}",
+          z.name(),
+          printable(taken),
+          printable(id));
+    }
     if (old != null) {
       LOG.info(
           "zeromq peer {}: a new connection ({}) takes its identity over; old one closed",
@@ -455,6 +465,18 @@ public final class ZmqHubListener implements AutoCloseable {
       return;
     }
     hub.router().received(p, m);
+  }
+
+  /** Returns a ZeroMQ-style routing id (0x00 and a 32-bit counter) that no peer of the hub uses. */
+  private String generatedId() {
+    while (true) {
+      int n = nextRoutingId++;
+      byte[] b = {0, (byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n};
+      String id = new String(b, StandardCharsets.ISO_8859_1);
+      if (!peers.containsKey(id) && !hub.router().hasPeer(id)) {
+        return id;
+      }
+    }
   }
 
   /** Returns how many handshakes have completed (on the loop only; for tests). */

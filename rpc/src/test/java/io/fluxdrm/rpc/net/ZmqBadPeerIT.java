@@ -267,6 +267,45 @@ class ZmqBadPeerIT {
   }
 
   @Test
+  void sameIdentityOnTwoListeners_bothServed_neitherOusted() throws Exception {
+    ZmqHubListener other =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.loopback(Credentials.user(8))
+                .withLiveness(ZmqHubListener.Liveness.OFF));
+    try (RawZmtpPeer a = RawZmtpPeer.connect(listener.endpoint());
+        RawZmtpPeer b = RawZmtpPeer.connect(other.endpoint())) {
+      a.handshake("DEALER", "same");
+      io.fluxdrm.rpc.fixture.Wait.until(Duration.ofSeconds(10), () -> handshakesNow() == 2);
+      b.handshake("DEALER", "same");
+      for (RawZmtpPeer p : List.of(b, a)) {
+        List<byte[]> parts =
+            MessageCodec.toParts(Message.request("demo.whoami", Json.object()).withMatchtag(4));
+        for (int i = 0; i < parts.size(); i++) {
+          p.write(FrameEncoder.encode(Frame.part(parts.get(i), i < parts.size() - 1)));
+        }
+        Frame f;
+        do {
+          f = p.readFrame();
+        } while (f.command());
+        List<byte[]> answer = new java.util.ArrayList<>();
+        answer.add(f.body());
+        while (f.more()) {
+          f = p.readFrame();
+          answer.add(f.body());
+        }
+        int uid = MessageCodec.fromParts(answer).json().get("userid").asInt();
+        assertThat(uid).isEqualTo(p == a ? 7 : 8);
+      }
+    } finally {
+      other.close();
+    }
+    assertServed(1);
+  }
+
+  @Test
   void floodWithoutReading_closedWhenItsOutputPassesTheLimit_othersServed() throws Exception {
     AtomicLong written = new AtomicLong();
     try (RawZmtpPeer p = RawZmtpPeer.connect(listener.endpoint())) {
