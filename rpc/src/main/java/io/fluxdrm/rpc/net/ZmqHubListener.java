@@ -48,6 +48,9 @@ public final class ZmqHubListener implements AutoCloseable {
   private static final Pattern LOOPBACK_V4 =
       Pattern.compile("127(\\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}");
 
+  /** What the hub's READY says under CURVE: as under NULL and as libzmq, type and empty id. */
+  private static final Map<String, byte[]> ROUTER_METADATA = routerMetadata();
+
   /** How long a new connection may take for its greeting and handshake (decision D178). */
   static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 
@@ -209,6 +212,13 @@ public final class ZmqHubListener implements AutoCloseable {
     }
   }
 
+  private static Map<String, byte[]> routerMetadata() {
+    Map<String, byte[]> md = new java.util.LinkedHashMap<>();
+    md.put(NullMechanism.SOCKET_TYPE, SocketType.ROUTER.property());
+    md.put(NullMechanism.IDENTITY, new byte[0]);
+    return java.util.Collections.unmodifiableMap(md);
+  }
+
   /** Returns whether an endpoint only reaches this host: a TCP loopback literal or localhost. */
   static boolean isLoopback(String endpoint) {
     if (!endpoint.startsWith("tcp://")) {
@@ -321,10 +331,7 @@ public final class ZmqHubListener implements AutoCloseable {
     }
     Map<String, Credentials> clients = options.curve().clients();
     return new CurveServer(
-        serverKeys,
-        key -> clients.containsKey(Z85.encode(key)),
-        Map.of(NullMechanism.SOCKET_TYPE, SocketType.ROUTER.property()),
-        random);
+        serverKeys, key -> clients.containsKey(Z85.encode(key)), ROUTER_METADATA, random);
   }
 
   private void accept(SocketChannel ch) {
