@@ -103,13 +103,22 @@ final class KeygenCommand implements Callable<Integer> {
     return m;
   }
 
+  /**
+   * This host's name as gethostname(2) gives it (the kernel's, with no name lookup that could hang
+   * on a broken resolver), else Java's lookup, else {@code localhost}.
+   */
   private static String hostname() {
+    String h;
     try {
-      String h = InetAddress.getLocalHost().getHostName();
-      return Zpl.quotableProblem(h) == null && !h.isEmpty() ? h : "localhost";
-    } catch (UnknownHostException e) {
-      return "localhost";
+      h = Files.readString(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.US_ASCII).strip();
+    } catch (IOException e) {
+      try {
+        h = InetAddress.getLocalHost().getHostName();
+      } catch (UnknownHostException u) {
+        h = "";
+      }
     }
+    return Zpl.quotableProblem(h) == null && !h.isEmpty() ? h : "localhost";
   }
 
   /**
