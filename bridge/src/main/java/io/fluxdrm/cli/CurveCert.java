@@ -38,9 +38,41 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
           PosixFilePermission.OTHERS_WRITE,
           PosixFilePermission.OTHERS_EXECUTE);
 
+  /**
+   * The characters besides letters and digits that flux-core's certificate reader accepts in a
+   * metadata value; what {@code keygen} writes keeps to them, so flux-core reads our certificates.
+   */
+  static final String VALUE_CHARS = " .-:+=^!/*?&<>()[]{}@%$#";
+
+  /** The longest metadata value written: flux-core reads certificate lines of up to 255 bytes. */
+  static final int MAX_VALUE = 200;
+
   /** Copies the metadata, keeping its order. */
   CurveCert {
     metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+  }
+
+  /**
+   * Tells why a metadata value cannot be written so that flux-core reads it back.
+   *
+   * @return null when it can be, else what is wrong
+   */
+  static String valueProblem(String value) {
+    if (value.isEmpty()) {
+      return "is empty";
+    }
+    if (value.length() > MAX_VALUE) {
+      return "has " + value.length() + " characters";
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      boolean alnum = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
+      if (!alnum && VALUE_CHARS.indexOf(c) < 0) {
+        return "contains "
+            + (c > 0x20 && c < 0x7f ? "'" + c + "'" : String.format("U+%04X", (int) c));
+      }
+    }
+    return null;
   }
 
   /** Returns a fresh secret certificate with the given metadata. */

@@ -66,14 +66,18 @@ final class KeygenCommand implements Callable<Integer> {
   public Integer call() {
     String host = hostname();
     if (name != null) {
-      String problem = name.isEmpty() ? "is empty" : Zpl.quotableProblem(name);
+      String problem = CurveCert.valueProblem(name);
       if (problem != null) {
         throw new CliError(
             "--name: \""
                 + name
                 + "\" "
                 + problem
-                + " (expected: printable ASCII without '\"', as ZPL quotes it)");
+                + " (expected: 1 to "
+                + CurveCert.MAX_VALUE
+                + " letters, digits, spaces or "
+                + CurveCert.VALUE_CHARS.strip()
+                + ", which flux-core's certificate reader accepts)");
       }
     }
     CurveCert cert =
@@ -118,7 +122,7 @@ final class KeygenCommand implements Callable<Integer> {
         h = "";
       }
     }
-    return Zpl.quotableProblem(h) == null && !h.isEmpty() ? h : "localhost";
+    return CurveCert.valueProblem(h) == null ? h : "localhost";
   }
 
   /**

@@ -187,24 +187,6 @@ final class Zpl {
         || NAME_CHARS.indexOf(c) >= 0;
   }
 
-  /**
-   * A value for ZPL's double quotes: printable ASCII without {@code "}.
-   *
-   * @return null when it is one, else what is wrong
-   */
-  static String quotableProblem(String value) {
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c == '"') {
-        return "contains '\"'";
-      }
-      if (c < 0x20 || c > 0x7e) {
-        return "contains " + String.format("U+%04X", (int) c);
-      }
-    }
-    return null;
-  }
-
   /** An entry while its children are read. */
   private static final class Builder {
     final String name;

@@ -17,9 +17,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The "running across hosts" sequence of docs/sched-simple.md on one machine: {@code fluxdrm
@@ -49,16 +50,23 @@ class CurveCommandIT {
     return new ZmqClientKeys(serverKey, c.publicKey(), c.secretKey());
   }
 
-  @Test
-  void sched_curveAcrossHosts_allowedKeysServedOthersGetNowhere(@TempDir Path dir)
+  /**
+   * {@code own}: the bridge has its own certificate and is given the hub's key as Z85; {@code
+   * shared}: as in a Flux system instance, the bridge uses the hub's own certificate, which is also
+   * its {@code --curve-server-key} file, and the clients file lists that key.
+   */
+  @ParameterizedTest(name = "{0} bridge certificate")
+  @ValueSource(strings = {"own", "shared"})
+  void sched_curveAcrossHosts_allowedKeysServedOthersGetNowhere(String mode, @TempDir Path dir)
       throws Exception {
+    boolean shared = mode.equals("shared");
     Path serverCert = dir.resolve("sched.cert");
-    Path bridgeCert = dir.resolve("bridge.cert");
+    Path bridgeCert = shared ? serverCert : dir.resolve("bridge.cert");
     Path ownerCert = dir.resolve("owner.cert");
     Path guestCert = dir.resolve("guest.cert");
     Path intruderCert = dir.resolve("intruder.cert");
     String serverKey = keygen(serverCert);
-    String bridgeKey = keygen(bridgeCert);
+    String bridgeKey = shared ? serverKey : keygen(bridgeCert);
     String ownerKey = keygen(ownerCert);
     String guestKey = keygen(guestCert);
     keygen(intruderCert);
@@ -108,7 +116,7 @@ class CurveCommandIT {
               "--curve-cert",
               bridgeCert.toString(),
               "--curve-server-key",
-              serverKey,
+              shared ? serverCert.toString() : serverKey,
               "--state-dir",
               dir.resolve("state").toString());
 
@@ -146,7 +154,7 @@ class CurveCommandIT {
 
       // a key the file does not list, and an allowed key that expects another server: no answer
       ZmqClientKeys intruder = keys(serverKey, intruderCert);
-      ZmqClientKeys wrongServer = keys(bridgeKey, ownerCert);
+      ZmqClientKeys wrongServer = keys(guestKey, ownerCert);
       for (ZmqClientKeys k : new ZmqClientKeys[] {intruder, wrongServer}) {
         FluxHandle h = FluxHandle.connectZmq(reactor, endpoint, k);
         try {

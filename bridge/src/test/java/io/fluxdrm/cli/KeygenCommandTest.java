@@ -53,6 +53,14 @@ class KeygenCommandTest {
   }
 
   @Test
+  void keygen_nameWithSpacesAndPunctuation_keptAsGiven(@TempDir Path dir) {
+    Path cert = dir.resolve("c");
+    String name = "cluster A (test) #1: x.y-z/[0]";
+    assertThat(CliRun.run("", "keygen", "--name", name, cert.toString()).status()).isZero();
+    assertThat(CurveCert.readSecret(cert).metadata().get("name")).isEqualTo(name);
+  }
+
+  @Test
   void keygen_noName_namedAfterTheHost(@TempDir Path dir) {
     Path cert = dir.resolve("c");
     assertThat(CliRun.run("", "keygen", cert.toString()).status()).isZero();
@@ -100,8 +108,10 @@ class KeygenCommandTest {
       delimiter = '|',
       textBlock =
           """
-          quote in name    | keygen --name a"b DIR/c      | fluxdrm keygen: --name: "a"b" contains '"' (expected: printable ASCII without '"', as ZPL quotes it)
-          empty name       | keygen --name= DIR/c         | fluxdrm keygen: --name: "" is empty (expected: printable ASCII without '"', as ZPL quotes it)
+          quote in name    | keygen --name a"b DIR/c      | fluxdrm keygen: --name: "a"b" contains '"' (expected: 1 to 200 letters, digits, spaces or .-:+=^!/*?&<>()[]{}@%$#, which flux-core's certificate reader accepts)
+          underscore       | keygen --name a_b DIR/c      | fluxdrm keygen: --name: "a_b" contains '_' (expected: 1 to 200 letters, digits, spaces or .-:+=^!/*?&<>()[]{}@%$#, which flux-core's certificate reader accepts)
+          empty name       | keygen --name= DIR/c         | fluxdrm keygen: --name: "" is empty (expected: 1 to 200 letters, digits, spaces or .-:+=^!/*?&<>()[]{}@%$#, which flux-core's certificate reader accepts)
+          long name        | keygen --name=NAME201 DIR/c  | fluxdrm keygen: --name: "NAME201" has 201 characters (expected: 1 to 200 letters, digits, spaces or .-:+=^!/*?&<>()[]{}@%$#, which flux-core's certificate reader accepts)
           no path          | keygen                       | fluxdrm keygen: Missing required parameter: 'PATH' (see 'fluxdrm keygen --help')
           two paths        | keygen DIR/a DIR/b           | fluxdrm keygen: Unmatched argument at index 2: 'DIR/b' (see 'fluxdrm keygen --help')
           missing dir      | keygen DIR/none/c            | fluxdrm keygen: DIR/none/c: cannot write (DIR/none/c)
@@ -109,8 +119,11 @@ class KeygenCommandTest {
           """)
   void keygen_badCommandLine_oneLineExit1(String name, String args, String err, @TempDir Path dir)
       throws Exception {
-    CliRun r = CliRun.run("", CliRun.words(args.replace("DIR", dir.toString())));
-    r.assertOneLineError(err.replace("DIR", dir.toString()));
+    String long201 = "n".repeat(201);
+    CliRun r =
+        CliRun.run(
+            "", CliRun.words(args.replace("DIR", dir.toString()).replace("NAME201", long201)));
+    r.assertOneLineError(err.replace("DIR", dir.toString()).replace("NAME201", long201));
     assertThat(r.out()).isEmpty();
     try (var files = Files.list(dir)) {
       assertThat(files).as("nothing written").isEmpty();
