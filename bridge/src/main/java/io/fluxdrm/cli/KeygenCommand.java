@@ -36,11 +36,11 @@ import picocli.CommandLine.Parameters;
     name = "keygen",
     mixinStandardHelpOptions = true,
     description = {
-      "Generate a CURVE certificate (ZeroMQ ZPL form, as 'flux keygen' writes) into PATH,",
-      "mode 0600, and print its public key (Z85) on stdout. The file holds both keys: give it",
-      "to 'fluxdrm sched --curve-cert' or 'fluxdrm bridge --curve-cert'; give out only the",
-      "public key. Exit status: 0 written, 1 an error (PATH exists without --force, cannot",
-      "write, bad option)."
+      "Write a CURVE certificate to PATH as 'flux keygen' does; print its public key.",
+      "The file (ZeroMQ ZPL form, mode 0600) holds both keys: give it to",
+      "'fluxdrm sched --curve-cert' or 'fluxdrm bridge --curve-cert'; give out only",
+      "the public key (Z85, printed on stdout). Exit status: 0 written, 1 an error",
+      "(PATH exists without --force, cannot write, bad option)."
     })
 final class KeygenCommand implements Callable<Integer> {
   private static final Set<PosixFilePermission> OWNER_ONLY =
