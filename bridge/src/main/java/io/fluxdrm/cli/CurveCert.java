@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
 
   /** Copies the metadata, keeping its order. */
   CurveCert {
-    metadata = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+    metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
   }
 
   /**

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,8 +50,8 @@ record CurveClients(Map<String, Credentials> credentials, Map<String, String> na
 
   /** Copies the maps, keeping their order. */
   CurveClients {
-    credentials = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(credentials));
-    names = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(names));
+    credentials = Collections.unmodifiableMap(new LinkedHashMap<>(credentials));
+    names = Collections.unmodifiableMap(new LinkedHashMap<>(names));
   }
 
   /**

@@ -137,6 +137,8 @@ final class KeygenCommand implements Callable<Integer> {
         Files.write(Files.createFile(path, mode), bytes, StandardOpenOption.TRUNCATE_EXISTING);
       } catch (FileAlreadyExistsException e) {
         throw new CliError(path + ": exists (expected: a new file, or --force to replace it)");
+      } catch (UnsupportedOperationException e) {
+        throw noMode(path);
       } catch (IOException e) {
         throw new CliError(path + ": cannot write (" + e.getMessage() + ")");
       }
@@ -156,6 +158,8 @@ final class KeygenCommand implements Callable<Integer> {
         Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING);
       }
       tmp = null;
+    } catch (UnsupportedOperationException e) {
+      throw noMode(path);
     } catch (IOException e) {
       throw new CliError(path + ": cannot write (" + e.getMessage() + ")");
     } finally {
@@ -167,5 +171,10 @@ final class KeygenCommand implements Callable<Integer> {
         }
       }
     }
+  }
+
+  private static CliError noMode(Path path) {
+    return new CliError(
+        path + ": its file system has no POSIX modes (expected: one where mode 0600 protects it)");
   }
 }
