@@ -5,6 +5,8 @@ import io.fluxdrm.bridge.jobmanager.JobManagerException;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.net.FluxHandle;
 import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.net.ZmqClientKeys;
+import io.fluxdrm.rpc.zmtp.Z85;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +38,10 @@ final class BridgeCommand implements Callable<Integer> {
   private static final Pattern LOOPBACK_TCP =
       Pattern.compile("tcp://(127(\\.\\d{1,3}){3}|localhost|\\[::1\\]):\\d{1,5}");
 
+  /** Any host name, IPv4 address or bracketed IPv6 address, and a port. */
+  private static final Pattern ANY_TCP =
+      Pattern.compile("tcp://([A-Za-z0-9][A-Za-z0-9.-]*|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}");
+
   /** Exit status of a usage error. */
   static final int EXIT_USAGE = 2;
 
@@ -43,10 +49,27 @@ final class BridgeCommand implements Callable<Integer> {
       names = "--connect",
       paramLabel = "ENDPOINT",
       description =
-          "tcp://127.0.0.1:PORT ('fluxdrm sched --listen tcp://...', ZeroMQ on loopback),"
+          "tcp://127.0.0.1:PORT ('fluxdrm sched --listen tcp://...', ZeroMQ on loopback; any"
+              + " host with --curve-cert and --curve-server-key),"
               + " unix:DIR ('fluxdrm sched --listen unix:DIR') or local://PATH (a Flux broker's"
               + " local connector)")
   String connect;
+
+  @Option(
+      names = "--curve-cert",
+      paramLabel = "FILE",
+      description =
+          "This client's CURVE certificate ('fluxdrm keygen'; mode 0600), its public key listed"
+              + " in the scheduler's --curve-clients; for --connect tcp:// to any host")
+  Path curveCert;
+
+  @Option(
+      names = "--curve-server-key",
+      paramLabel = "Z85|FILE",
+      description =
+          "The hub's public key: 40 Z85 characters as 'fluxdrm keygen' printed them, or a"
+              + " certificate file holding it")
+  String curveServerKey;
 
   @Option(
       names = "--state-dir",
@@ -66,6 +89,7 @@ final class BridgeCommand implements Callable<Integer> {
           "--state-dir: " + stateDir + ": not a directory (expected: a directory for eventlogs)",
           EXIT_USAGE);
     }
+    ZmqClientKeys keys = keys();
     JobManager jm;
     try {
       jm = JobManager.recover(stateDir, () -> System.currentTimeMillis() / 1000.0);
@@ -77,7 +101,7 @@ final class BridgeCommand implements Callable<Integer> {
     try {
       h =
           uri.startsWith("tcp://")
-              ? FluxHandle.connectZmq(reactor, uri, null)
+              ? FluxHandle.connectZmq(reactor, uri, keys)
               : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
       await(jm.start(h), "job-manager");
       await(h.register(new BridgeService(jm, h.loop()).service()), BridgeService.NAME);
@@ -99,16 +123,29 @@ final class BridgeCommand implements Callable<Integer> {
           "--connect: missing (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)",
           EXIT_USAGE);
     }
+    boolean curve = curveCert != null || curveServerKey != null;
     if (connect.startsWith("tcp://")) {
-      if (!LOOPBACK_TCP.matcher(connect).matches()) {
+      if (curve && !ANY_TCP.matcher(connect).matches()) {
+        throw new CliError(
+            "--connect: \"" + connect + "\" (expected: tcp://HOST:PORT)", EXIT_USAGE);
+      }
+      if (!curve && !LOOPBACK_TCP.matcher(connect).matches()) {
         throw new CliError(
             "--connect: \""
                 + connect
-                + "\" (expected: tcp://HOST:PORT on loopback; 'fluxdrm sched' listens without"
-                + " CURVE, on loopback only)",
+                + "\" (expected: tcp://HOST:PORT on loopback, or --curve-cert with"
+                + " --curve-server-key for any host)",
             EXIT_USAGE);
       }
       return connect;
+    }
+    if (curve) {
+      throw new CliError(
+          (curveCert != null ? "--curve-cert" : "--curve-server-key")
+              + ": not with --connect "
+              + connect
+              + " (expected: --connect tcp://HOST:PORT)",
+          EXIT_USAGE);
     }
     if (connect.startsWith("unix:") && connect.length() > "unix:".length()) {
       return "local://" + Path.of(connect.substring("unix:".length())).resolve("local");
@@ -119,6 +156,52 @@ final class BridgeCommand implements Callable<Integer> {
     throw new CliError(
         "--connect: \"" + connect + "\" (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)",
         EXIT_USAGE);
+  }
+
+  /** The CURVE keys of {@code --curve-cert} and {@code --curve-server-key}, or null for none. */
+  private ZmqClientKeys keys() {
+    if (curveCert == null && curveServerKey == null) {
+      return null;
+    }
+    if (curveCert == null || curveServerKey == null) {
+      throw new CliError(
+          (curveCert == null
+                  ? "--curve-server-key: without --curve-cert"
+                  : "--curve-cert: without --curve-server-key")
+              + " (expected: both, or neither for loopback)",
+          EXIT_USAGE);
+    }
+    String server = serverKey(curveServerKey);
+    CurveCert mine = CurveCert.readSecret(curveCert);
+    return new ZmqClientKeys(server, mine.publicKey(), mine.secretKey());
+  }
+
+  /**
+   * The hub's public key from {@code --curve-server-key}: a file of that name is a certificate
+   * (public, or secret and private to its owner); anything else must be a Z85 key.
+   */
+  static String serverKey(String arg) {
+    Path file = Path.of(arg.isEmpty() ? "." : arg);
+    if (!arg.isEmpty() && Files.isRegularFile(file)) {
+      return CurveCert.read(file).publicKey();
+    }
+    if (arg.length() != Z85.KEY_CHARS) {
+      throw new CliError(
+          "--curve-server-key: \""
+              + arg
+              + "\": no such file, and "
+              + arg.length()
+              + " characters (expected: a certificate file, or a key of "
+              + Z85.KEY_CHARS
+              + " Z85 characters)",
+          EXIT_USAGE);
+    }
+    try {
+      CurveCert.decodeKey("--curve-server-key", arg);
+    } catch (CliError e) {
+      throw new CliError(e.getMessage(), EXIT_USAGE);
+    }
+    return arg;
   }
 
   private static void await(CompletableFuture<Void> f, String what) throws InterruptedException {

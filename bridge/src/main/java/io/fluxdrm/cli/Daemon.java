@@ -3,6 +3,9 @@ package io.fluxdrm.cli;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.net.Reactor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -20,6 +23,15 @@ final class Daemon {
   static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
   private Daemon() {}
+
+  /** This process's Unix user id. */
+  static int uid() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException | UnsupportedOperationException e) {
+      throw new CliError("cannot tell this process's user id (" + e.getMessage() + ")");
+    }
+  }
 
   /**
    * Waits for the start-up step {@code what}.

@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       SchemaCommand.class,
       SchedCommand.class,
       BridgeCommand.class,
+      KeygenCommand.class,
       ReplayCommand.class,
       DemoCommand.class,
       CommandLine.HelpCommand.class

@@ -37,7 +37,8 @@ import picocli.CommandLine.Option;
     description = {
       "Run the FIFO scheduler (RFC 27, RFC 51 dynamic allocation).",
       "Standalone: --listen and a pool (--resources, or --hosts with --cores); the job manager is",
-      "any client of the hub that registers 'job-manager'.",
+      "any client of the hub that registers 'job-manager'. Beyond loopback the hub needs CURVE:",
+      "--listen tcp://ADDRESS:PORT --curve-cert FILE --curve-clients FILE.",
       "Attached: --flux-uri local://PATH of an instance whose sched-simple was removed.",
       "Logs to stderr; stops cleanly on SIGINT or SIGTERM."
     })
@@ -48,8 +49,25 @@ final class SchedCommand implements Callable<Integer> {
       names = "--listen",
       paramLabel = "ENDPOINT",
       description =
-          "unix:DIR (socket DIR/local, directory mode 0700) or tcp://HOST:PORT (loopback)")
+          "unix:DIR (socket DIR/local, directory mode 0700) or tcp://HOST:PORT (loopback, or"
+              + " any address with --curve-cert and --curve-clients)")
   String listen;
+
+  @Option(
+      names = "--curve-cert",
+      paramLabel = "FILE",
+      description =
+          "The hub's CURVE certificate ('fluxdrm keygen' or 'flux keygen'; mode 0600) for"
+              + " --listen tcp://")
+  Path curveCert;
+
+  @Option(
+      names = "--curve-clients",
+      paramLabel = "FILE",
+      description =
+          "The client public keys allowed to connect and each one's userid and role (JSON:"
+              + " {\"clients\":[{\"key\":Z85,\"userid\":N,\"role\":\"owner\"|\"user\"}]})")
+  Path curveClients;
 
   @Option(names = "--resources", paramLabel = "R.json", description = "The pool as an R file")
   Path resources;
@@ -109,7 +127,8 @@ final class SchedCommand implements Callable<Integer> {
       for (Object[] o :
           new Object[][] {
             {"--listen", listen}, {"--resources", resources}, {"--hosts", hosts},
-            {"--cores", cores}, {"--gpus", gpus}, {"--state-dir", stateDir}
+            {"--cores", cores}, {"--gpus", gpus}, {"--state-dir", stateDir},
+            {"--curve-cert", curveCert}, {"--curve-clients", curveClients}
           }) {
         if (o[1] != null) {
           throw new CliError(
@@ -127,7 +146,38 @@ final class SchedCommand implements Callable<Integer> {
         || listen.equals("tcp://")) {
       throw new CliError("--listen: \"" + listen + "\" (expected: unix:DIR or tcp://HOST:PORT)");
     }
-    return standalone(pool(), options);
+    ResourceSet pool = pool();
+    return standalone(pool, options, curve());
+  }
+
+  /** The CURVE settings of {@code --curve-cert} and {@code --curve-clients}, or null for none. */
+  private ZmqHubListener.Curve curve() {
+    if (curveCert == null && curveClients == null) {
+      return null;
+    }
+    if (curveCert == null || curveClients == null) {
+      throw new CliError(
+          (curveCert == null
+                  ? "--curve-clients: without --curve-cert"
+                  : "--curve-cert: without" + " --curve-clients")
+              + " (expected: both, or neither for a loopback listener)");
+    }
+    if (!listen.startsWith("tcp://")) {
+      throw new CliError(
+          "--curve-cert: not with --listen " + listen + " (expected: --listen tcp://HOST:PORT)");
+    }
+    CurveCert cert = CurveCert.readSecret(curveCert);
+    CurveClients clients = CurveClients.read(curveClients);
+    clients
+        .credentials()
+        .forEach(
+            (key, c) ->
+                LOG.info(
+                    "curve client {}: userid {} {}",
+                    clients.names().get(key),
+                    c.userid(),
+                    c.isOwner() ? "owner" : "user"));
+    return new ZmqHubListener.Curve(cert.publicKey(), cert.secretKey(), clients.credentials());
   }
 
   private ResourceSet pool() {
@@ -159,22 +209,15 @@ final class SchedCommand implements Callable<Integer> {
     }
   }
 
-  private static int uid() {
-    try {
-      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-    } catch (IOException | UnsupportedOperationException e) {
-      throw new CliError("cannot tell this process's user id (" + e.getMessage() + ")");
-    }
-  }
-
-  private int standalone(ResourceSet pool, SchedulerOptions options) throws InterruptedException {
+  private int standalone(ResourceSet pool, SchedulerOptions options, ZmqHubListener.Curve curve)
+      throws InterruptedException {
     StateStore store;
     try {
       store = stateDir == null ? StateStore.inMemory() : StateStore.open(stateDir);
     } catch (SchedException e) {
       throw new CliError(e.getMessage());
     }
-    int uid = uid();
+    int uid = Daemon.uid();
     Reactor reactor = Reactor.start("fluxdrm-sched");
     AutoCloseable listener = null;
     try {
@@ -187,8 +230,21 @@ final class SchedCommand implements Callable<Integer> {
       } else {
         listener =
             ZmqHubListener.start(
-                hub, reactor, listen, ZmqHubListener.Options.loopback(Credentials.owner(uid)));
-        LOG.info("listening on {}", ((ZmqHubListener) listener).endpoint());
+                hub,
+                reactor,
+                listen,
+                curve == null
+                    ? ZmqHubListener.Options.loopback(Credentials.owner(uid))
+                    : ZmqHubListener.Options.curve(curve));
+        if (curve == null) {
+          LOG.info("listening on {}", ((ZmqHubListener) listener).endpoint());
+        } else {
+          LOG.info(
+              "listening on {} (CURVE, server key {}, {} client key(s))",
+              ((ZmqHubListener) listener).endpoint(),
+              curve.publicKey(),
+              curve.clients().size());
+        }
       }
       SchedService svc = SchedService.standalone(pool).options(options).store(store).build();
       FluxHandle h = hub.attach(Credentials.owner(uid));

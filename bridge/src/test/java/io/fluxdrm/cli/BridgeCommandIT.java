@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class BridgeCommandIT {
   private static final Pattern LISTENING = Pattern.compile("listening on (\\S+)");
 
-  private static Process start(Path log, String... args) throws Exception {
+  static Process start(Path log, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-cp");
@@ -51,7 +51,7 @@ class BridgeCommandIT {
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
-  private static String awaitLog(Path log, Pattern p, Process proc) throws Exception {
+  static String awaitLog(Path log, Pattern p, Process proc) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (System.nanoTime() < deadline) {
       String text = Files.exists(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
@@ -65,7 +65,7 @@ class BridgeCommandIT {
     throw new AssertionError("no " + p + " in " + Files.readString(log));
   }
 
-  private static ObjectNode nodes(int n) {
+  static ObjectNode nodes(int n) {
     ObjectNode slot = Json.object().put("type", "slot").put("count", 1).put("label", "task");
     slot.putArray("with").addObject().put("type", "core").put("count", 1);
     ObjectNode node = Json.object().put("type", "node").put("count", n).put("exclusive", true);
@@ -83,7 +83,7 @@ class BridgeCommandIT {
    * {@code bridge.submit}, retried while the bridge is not there yet (ENOSYS) or its scheduler is
    * not online yet (EAGAIN).
    */
-  private static ObjectNode submit(FluxHandle h, ObjectNode jobspec) throws Exception {
+  static ObjectNode submit(FluxHandle h, ObjectNode jobspec) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
       try {
@@ -101,12 +101,12 @@ class BridgeCommandIT {
     }
   }
 
-  private static String allocated(FluxHandle h) throws Exception {
+  static String allocated(FluxHandle h) throws Exception {
     Message m = h.rpc("sched.resource-status", Json.object()).get(10, TimeUnit.SECONDS);
     return ResourceSet.fromJson(m.json().get("allocated")).summary();
   }
 
-  private static void awaitAllocated(FluxHandle h, String want) throws Exception {
+  static void awaitAllocated(FluxHandle h, String want) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!allocated(h).equals(want) && System.nanoTime() < deadline) {
       Thread.sleep(20);

@@ -123,7 +123,11 @@ class FluxdrmLauncherIT {
   void launcher_help_listsCommands() throws Exception {
     Run r = run(LAUNCHER, "", "--help");
     assertThat(r.status()).isZero();
-    assertThat(r.out()).contains("Usage: fluxdrm").contains("  R ").contains("  hostlist ");
+    assertThat(r.out())
+        .contains("Usage: fluxdrm")
+        .contains("  R ")
+        .contains("  hostlist ")
+        .contains("  keygen ");
   }
 
   @Test

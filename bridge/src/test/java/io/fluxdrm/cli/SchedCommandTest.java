@@ -38,6 +38,37 @@ class SchedCommandTest {
     assertThat(r.out()).isEmpty();
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          cert without clients | POOL --listen tcp://127.0.0.1:0 --curve-cert DIR/server.cert    | fluxdrm sched: --curve-cert: without --curve-clients (expected: both, or neither for a loopback listener)
+          clients without cert | POOL --listen tcp://127.0.0.1:0 --curve-clients DIR/clients.json | fluxdrm sched: --curve-clients: without --curve-cert (expected: both, or neither for a loopback listener)
+          curve on unix        | POOL --listen unix:DIR/hub --curve-cert DIR/server.cert --curve-clients DIR/clients.json | fluxdrm sched: --curve-cert: not with --listen unix:DIR/hub (expected: --listen tcp://HOST:PORT)
+          cert open to all     | POOL --listen tcp://0.0.0.0:0 --curve-cert DIR/open.cert --curve-clients DIR/clients.json | fluxdrm sched: DIR/open.cert: mode 0644 lets group or others at the secret key (expected: 0600 or stricter; chmod 600 DIR/open.cert)
+          public cert          | POOL --listen tcp://0.0.0.0:0 --curve-cert DIR/server.pub --curve-clients DIR/clients.json | fluxdrm sched: DIR/server.pub: curve: no secret-key (expected: a secret certificate, as 'fluxdrm keygen' writes)
+          bad cert             | POOL --listen tcp://0.0.0.0:0 --curve-cert DIR/bad.cert --curve-clients DIR/clients.json | fluxdrm sched: DIR/bad.cert:2: public-key: 3 characters (expected: 40 Z85 characters)
+          no cert file         | POOL --listen tcp://0.0.0.0:0 --curve-cert DIR/none --curve-clients DIR/clients.json | fluxdrm sched: DIR/none: no such file (expected: a CURVE certificate)
+          bad clients          | POOL --listen tcp://0.0.0.0:0 --curve-cert DIR/server.cert --curve-clients DIR/bad-clients.json | fluxdrm sched: DIR/bad-clients.json: /clients/1/role: "admin" (expected: one of ["owner","user"])
+          no clients file      | POOL --listen tcp://0.0.0.0:0 --curve-cert DIR/server.cert --curve-clients DIR/none.json | fluxdrm sched: DIR/none.json: no such file (expected: a CURVE clients file)
+          attached and curve   | --flux-uri local:///nowhere --curve-cert DIR/server.cert | fluxdrm sched: --curve-cert: not with --flux-uri (expected: the broker gives resources and state)
+          """)
+  void sched_badCurveOptions_oneLineExit1BeforeListening(
+      String name, String args, String err, @TempDir Path dir) throws Exception {
+    CurveFiles.write(dir);
+    CliRun r =
+        CliRun.run(
+            "",
+            CliRun.words(
+                ("sched " + args)
+                    .replace("POOL", "--hosts n0 --cores 0")
+                    .replace("DIR", dir.toString())));
+    assertThat(r.err().strip()).isEqualTo(err.replace("DIR", dir.toString()));
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+  }
+
   private static Path transcript() throws Exception {
     return Path.of(SchedCommandTest.class.getResource("sched-rfc51.jsonl").toURI());
   }

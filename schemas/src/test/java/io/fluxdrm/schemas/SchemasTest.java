@@ -93,7 +93,8 @@ class SchemasTest {
             "job-manager.sched-ready-response",
             "sched.realloc-request",
             "sched.realloc-response",
-            "sched.realloc_cancel-request");
+            "sched.realloc_cancel-request",
+            "curve-clients");
   }
 
   @Test

@@ -1,0 +1,306 @@
+package io.fluxdrm.cli;
+
+import io.fluxdrm.rpc.zmtp.CurveKeyPair;
+import io.fluxdrm.rpc.zmtp.Z85;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A CURVE certificate in the ZPL form of CZMQ's {@code zcert}, which flux-core's {@code flux
+ * keygen} writes and its overlay reads: a {@code metadata} section of quoted values and a {@code
+ * curve} section with {@code public-key} and, in a secret certificate, {@code secret-key}, both in
+ * Z85 (decision D190).
+ *
+ * @param publicKey the public key, 40 Z85 characters
+ * @param secretKey the secret key, 40 Z85 characters, or null in a public certificate
+ * @param metadata the metadata in file order
+ */
+record CurveCert(String publicKey, String secretKey, Map<String, String> metadata) {
+  /** The largest certificate file read; a real one is under 1 KiB. */
+  static final int MAX_BYTES = 64 * 1024;
+
+  private static final Set<PosixFilePermission> GROUP_OTHER =
+      Set.of(
+          PosixFilePermission.GROUP_READ,
+          PosixFilePermission.GROUP_WRITE,
+          PosixFilePermission.GROUP_EXECUTE,
+          PosixFilePermission.OTHERS_READ,
+          PosixFilePermission.OTHERS_WRITE,
+          PosixFilePermission.OTHERS_EXECUTE);
+
+  /**
+   * The characters besides letters and digits that flux-core's certificate reader accepts in a
+   * metadata value; what {@code keygen} writes keeps to them, so flux-core reads our certificates.
+   */
+  static final String VALUE_CHARS = " .-:+=^!/*?&<>()[]{}@%$#";
+
+  /** The longest metadata value written: flux-core reads certificate lines of up to 255 bytes. */
+  static final int MAX_VALUE = 200;
+
+  /** Copies the metadata, keeping its order. */
+  CurveCert {
+    metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+  }
+
+  /**
+   * Tells why a metadata value cannot be written so that flux-core reads it back.
+   *
+   * @return null when it can be, else what is wrong
+   */
+  static String valueProblem(String value) {
+    if (value.isEmpty()) {
+      return "is empty";
+    }
+    if (value.length() > MAX_VALUE) {
+      return "has " + value.length() + " characters";
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      boolean alnum = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9';
+      if (!alnum && VALUE_CHARS.indexOf(c) < 0) {
+        return "contains "
+            + (c > 0x20 && c < 0x7f ? "'" + c + "'" : String.format("U+%04X", (int) c));
+      }
+    }
+    return null;
+  }
+
+  /** Returns a fresh secret certificate with the given metadata. */
+  static CurveCert generate(SecureRandom random, Map<String, String> metadata) {
+    CurveKeyPair k = CurveKeyPair.generate(random);
+    return new CurveCert(Z85.encode(k.publicKey()), Z85.encode(k.secretKey()), metadata);
+  }
+
+  /** Returns whether this certificate holds the secret key. */
+  boolean isSecret() {
+    return secretKey != null;
+  }
+
+  /** Shows the public key only. */
+  @Override
+  public String toString() {
+    return "CurveCert[publicKey=" + publicKey + ", secret=" + isSecret() + "]";
+  }
+
+  /** Returns the secret certificate's text, as {@code flux keygen} lays it out. */
+  String secretText() {
+    if (!isSecret()) {
+      throw new IllegalStateException("a public certificate has no secret text");
+    }
+    StringBuilder b = new StringBuilder();
+    b.append("#   ZeroMQ CURVE **Secret** Certificate\n");
+    b.append("#   fluxdrm keygen: keep this file private (mode 0600); give out the public key\n");
+    b.append("\n");
+    b.append("metadata\n");
+    metadata.forEach((k, v) -> b.append("    ").append(k).append(" = \"").append(v).append("\"\n"));
+    b.append("curve\n");
+    b.append("    public-key = \"").append(publicKey).append("\"\n");
+    b.append("    secret-key = \"").append(secretKey).append("\"\n");
+    return b.toString();
+  }
+
+  /**
+   * Reads a secret certificate: it must exist, be private to its owner (no group or other
+   * permission, as ssh demands of a private key) and hold a matching key pair.
+   *
+   * @throws CliError naming the file, the line and the reason
+   */
+  static CurveCert readSecret(Path file) {
+    CurveCert c = read(file);
+    if (!c.isSecret()) {
+      throw new CliError(
+          file
+              + ": curve: no secret-key (expected: a secret certificate, as 'fluxdrm keygen'"
+              + " writes)");
+    }
+    return c;
+  }
+
+  /**
+   * Reads a public or secret certificate; one that holds a secret key must be private to its owner.
+   *
+   * @throws CliError naming the file, the line and the reason
+   */
+  static CurveCert read(Path file) {
+    byte[] bytes;
+    try {
+      long size = Files.size(file);
+      if (size > MAX_BYTES) {
+        throw new CliError(
+            file + ": " + size + " bytes (expected: a certificate of at most " + MAX_BYTES + ")");
+      }
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new CliError(file + ": no such file (expected: a CURVE certificate)");
+    } catch (IOException e) {
+      throw new CliError(file + ": cannot read (" + e.getMessage() + ")");
+    }
+    CurveCert c = parse(file.toString(), new String(bytes, StandardCharsets.ISO_8859_1));
+    if (c.isSecret()) {
+      checkPrivate(file);
+    }
+    return c;
+  }
+
+  /**
+   * Refuses a file that group or others may read or write (decision D192); a file system without
+   * POSIX permissions is not checked.
+   */
+  static void checkPrivate(Path file) {
+    Set<PosixFilePermission> perms;
+    try {
+      perms = Files.getPosixFilePermissions(file);
+    } catch (UnsupportedOperationException e) {
+      return;
+    } catch (IOException e) {
+      throw new CliError(file + ": cannot read its permissions (" + e.getMessage() + ")");
+    }
+    if (perms.stream().anyMatch(GROUP_OTHER::contains)) {
+      throw new CliError(
+          file
+              + ": mode "
+              + mode(perms)
+              + " lets group or others at the secret key (expected: 0600 or stricter; chmod 600 "
+              + file
+              + ")");
+    }
+  }
+
+  static String mode(Set<PosixFilePermission> perms) {
+    int m = 0;
+    for (PosixFilePermission p : perms) {
+      m |= 1 << (8 - p.ordinal());
+    }
+    return String.format("%04o", m);
+  }
+
+  /**
+   * Parses certificate text.
+   *
+   * @param label how errors name the text
+   * @throws CliError {@code LABEL:LINE: reason (expected: rule)}, or {@code LABEL: reason} for
+   *     something missing
+   */
+  static CurveCert parse(String label, String text) {
+    List<Zpl.Node> root = Zpl.parse(label, text);
+    Map<String, String> meta = new LinkedHashMap<>();
+    Zpl.Node curve = null;
+    for (Zpl.Node n : root) {
+      String where = label + ":" + n.line() + ": ";
+      if (!n.name().equals("metadata") && !n.name().equals("curve")) {
+        throw new CliError(
+            where + "\"" + n.name() + "\": unknown section (expected: metadata or curve)");
+      }
+      if (n.value() != null) {
+        throw new CliError(
+            where + n.name() + ": has a value (expected: a section, its entries indented below)");
+      }
+      for (Zpl.Node c : n.children()) {
+        String at = label + ":" + c.line() + ": " + n.name() + ": ";
+        if (c.value() == null) {
+          throw new CliError(
+              at + "\"" + c.name() + "\" has no value (expected: " + c.name() + " = \"value\")");
+        }
+        if (!c.children().isEmpty()) {
+          Zpl.Node deeper = c.children().get(0);
+          throw new CliError(
+              label
+                  + ":"
+                  + deeper.line()
+                  + ": "
+                  + n.name()
+                  + ": \""
+                  + deeper.name()
+                  + "\" is indented under \""
+                  + c.name()
+                  + "\" (expected: one level of entries)");
+        }
+      }
+      if (n.name().equals("metadata")) {
+        n.children().forEach(c -> meta.put(c.name(), c.value()));
+      } else {
+        curve = n;
+      }
+    }
+    if (curve == null) {
+      throw new CliError(label + ": no curve section (expected: curve with public-key)");
+    }
+    Zpl.Node pub = null;
+    Zpl.Node sec = null;
+    for (Zpl.Node c : curve.children()) {
+      switch (c.name()) {
+        case "public-key" -> pub = c;
+        case "secret-key" -> sec = c;
+        default ->
+            throw new CliError(
+                label
+                    + ":"
+                    + c.line()
+                    + ": curve: \""
+                    + c.name()
+                    + "\": unknown key (expected: public-key or secret-key)");
+      }
+    }
+    if (pub == null) {
+      throw new CliError(
+          label
+              + ":"
+              + curve.line()
+              + ": curve: no public-key (expected: public-key = \"40 Z85 characters\")");
+    }
+    byte[] publicKey = key(label, pub);
+    if (sec != null) {
+      byte[] secretKey = key(label, sec);
+      if (!Arrays.equals(CurveKeyPair.fromSecret(secretKey).publicKey(), publicKey)) {
+        throw new CliError(
+            label
+                + ":"
+                + pub.line()
+                + ": public-key: not the public key of the secret-key on line "
+                + sec.line()
+                + " (expected: the pair as generated)");
+      }
+    }
+    return new CurveCert(pub.value(), sec == null ? null : sec.value(), meta);
+  }
+
+  /** Decodes a key entry, or fails with its line. */
+  private static byte[] key(String label, Zpl.Node n) {
+    return decodeKey(label + ":" + n.line() + ": " + n.name(), n.value());
+  }
+
+  /**
+   * Decodes a Z85 CURVE key.
+   *
+   * @param where what errors start with (before ": ")
+   * @throws CliError {@code WHERE: 39 characters (expected: 40 Z85 characters)} and the like
+   */
+  static byte[] decodeKey(String where, String z85) {
+    if (z85.length() != Z85.KEY_CHARS) {
+      throw new CliError(
+          where
+              + ": "
+              + z85.length()
+              + " characters (expected: "
+              + Z85.KEY_CHARS
+              + " Z85 characters)");
+    }
+    try {
+      return Z85.decodeKey(z85);
+    } catch (IllegalArgumentException e) {
+      String m = e.getMessage();
+      throw new CliError(where + ": " + (m.startsWith("z85: ") ? m.substring(5) : m));
+    }
+  }
+}
