@@ -46,7 +46,7 @@ final class ZmqConnector implements Connector {
   /** The pause between connection attempts, ZeroMQ's default reconnect interval. */
   static final Duration RECONNECT_INTERVAL = Duration.ofMillis(100);
 
-  /** How long a closing connector may take to deliver its goodbye (D153). */
+  /** How long a closing connector may take to deliver its goodbye (D177). */
   static final Duration GOODBYE_LINGER = Duration.ofSeconds(2);
 
   /** How long greeting and handshake may take after the TCP connect. */

@@ -23,21 +23,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A ZeroMQ client that goes away without a goodbye is noticed by the hub's liveness checks (D152)
- * and treated as a disconnect: the services it used get {@code <service>.disconnect}, its own
- * services are removed and {@code service.removed} is published.
+ * A ZeroMQ client that goes away without a goodbye is noticed by the hub (D173: its connection's
+ * end at once, ZMTP heartbeats when it goes silent) and treated as a disconnect: the services it
+ * used get {@code <service>.disconnect}, its own services are removed and {@code service.removed}
+ * is published.
  */
 @Timeout(120)
 class ZmqLivenessIT {
   private static final Duration T = Duration.ofSeconds(10);
 
-  /** Far above the default bound (two seconds): only a hub that never notices fails. */
+  /** Far above the default bound (six seconds): only a hub that never notices fails. */
   private static final Duration NOTICE = Duration.ofSeconds(60);
 
   /** How the client vanishes. */
   enum Vanish {
     /** Its reactor stops without closing the handle: the socket closes with no goodbye. */
-    CONTEXT_TERMINATED,
+    REACTOR_STOPPED,
     /** Its JVM is killed with SIGKILL: the system closes the connection. */
     PROCESS_KILLED,
     /**
@@ -80,8 +81,8 @@ class ZmqLivenessIT {
             reactor,
             "tcp://127.0.0.1:*",
             ZmqHubListener.Options.loopback(Credentials.owner(1000)));
-    if (how == Vanish.CONTEXT_TERMINATED) {
-      vanishByContext(l.endpoint());
+    if (how == Vanish.REACTOR_STOPPED) {
+      vanishByReactorStop(l.endpoint());
     } else {
       vanishByProcess(l.endpoint(), how);
     }
@@ -119,7 +120,7 @@ class ZmqLivenessIT {
     Wait.until(NOTICE, () -> echo.disconnects.size() == 1);
   }
 
-  private void vanishByContext(String endpoint) throws Exception {
+  private void vanishByReactorStop(String endpoint) throws Exception {
     Reactor client = Reactor.start("ghost");
     try {
       FluxHandle h = FluxHandle.connectZmq(client, endpoint, null);
@@ -129,7 +130,7 @@ class ZmqLivenessIT {
       assertThat(watcher.rpc("ghost.echo", Json.object().put("v", 1), T).get(5, TimeUnit.SECONDS))
           .satisfies(m -> assertThat(m.json().get("v").asInt()).isEqualTo(1));
     } finally {
-      // the handle is never closed: no goodbye, the context closes the socket with linger 0
+      // the handle is never closed: no goodbye; the stopping reactor closes the socket
       client.close();
     }
   }

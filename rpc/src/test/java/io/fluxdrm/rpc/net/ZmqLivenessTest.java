@@ -7,7 +7,7 @@ import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The ZeroMQ hub's liveness settings (D152). */
+/** The ZeroMQ hub's liveness settings (D152, D173). */
 class ZmqLivenessTest {
   @ParameterizedTest
   @CsvSource({
