@@ -37,7 +37,17 @@ public final class Reactor implements EventLoop, AutoCloseable {
   private volatile boolean running = true;
   private volatile boolean awake;
 
-  private Reactor(String name) {
+  /**
+   * The system property naming how long, in microseconds, a reactor polls before it blocks (0, the
+   * default: it blocks at once). Spinning saves the wake-up of an idle core on every message, at
+   * the price of a busy core while traffic lasts (decision D198).
+   */
+  public static final String SPIN_PROPERTY = "fluxdrm.reactor.spin-us";
+
+  private final long spinNanos;
+
+  private Reactor(String name, long spinNanos) {
+    this.spinNanos = spinNanos;
     try {
       selector = Selector.open();
     } catch (IOException e) {
@@ -49,9 +59,39 @@ public final class Reactor implements EventLoop, AutoCloseable {
 
   /** Starts a reactor on a new daemon thread with the given name. */
   public static Reactor start(String name) {
-    Reactor r = new Reactor(name);
+    return start(name, Duration.ofNanos(spinFromProperty(System.getProperty(SPIN_PROPERTY))));
+  }
+
+  /**
+   * Starts a reactor that polls for up to {@code spin} before it blocks in select (zero: blocks at
+   * once).
+   */
+  public static Reactor start(String name, Duration spin) {
+    if (spin.isNegative() || spin.compareTo(Duration.ofMillis(10)) > 0) {
+      throw new IllegalArgumentException(
+          "reactor spin " + spin.toNanos() / 1000 + " us (expected: 0 to 10000 us)");
+    }
+    Reactor r = new Reactor(name, spin.toNanos());
     r.thread.start();
     return r;
+  }
+
+  /** Returns the spin of {@link #SPIN_PROPERTY}'s value in nanoseconds; 0 when unset or bad. */
+  static long spinFromProperty(String value) {
+    if (value == null || value.isBlank()) {
+      return 0;
+    }
+    try {
+      long us = Long.parseLong(value.trim());
+      if (us >= 0 && us <= 10_000) {
+        return us * 1000;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    LOG.warn(
+        "{}={}: not a number of microseconds from 0 to 10000; not spinning", SPIN_PROPERTY, value);
+    return 0;
   }
 
   /**
@@ -157,12 +197,12 @@ public final class Reactor implements EventLoop, AutoCloseable {
         runTasks();
         runTimers();
         long wait = tasks.isEmpty() ? selectWait(timers.nextDeadline(), System.nanoTime()) : -1;
-        awake = false;
-        if (!tasks.isEmpty()) {
-          wait = -1;
+        int n = wait < 0 ? selector.selectNow() : spin();
+        if (n < 0) {
+          awake = false;
+          n = tasks.isEmpty() ? selector.select(wait) : selector.selectNow();
+          awake = true;
         }
-        int n = wait < 0 ? selector.selectNow() : selector.select(wait);
-        awake = true;
         if (n > 0) {
           Iterator<SelectionKey> it = selector.selectedKeys().iterator();
           while (it.hasNext()) {
@@ -200,6 +240,29 @@ public final class Reactor implements EventLoop, AutoCloseable {
       }
       stopped.countDown();
     }
+  }
+
+  /**
+   * Polls without blocking for up to the spin time before the loop blocks in select; returns the
+   * number of ready keys, 0 when a task arrived, or -1 when nothing came (decision D198).
+   */
+  private int spin() throws IOException {
+    if (spinNanos == 0) {
+      return -1;
+    }
+    // never past the next timer
+    long deadline = Math.min(System.nanoTime() + spinNanos, timers.nextDeadline());
+    do {
+      if (!tasks.isEmpty()) {
+        return 0;
+      }
+      int n = selector.selectNow();
+      if (n > 0) {
+        return n;
+      }
+      Thread.onSpinWait();
+    } while (System.nanoTime() - deadline < 0);
+    return -1;
   }
 
   /**

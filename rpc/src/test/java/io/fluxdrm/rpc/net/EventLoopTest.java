@@ -1,6 +1,7 @@
 package io.fluxdrm.rpc.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class EventLoopTest {
   @Test
@@ -83,6 +85,74 @@ class EventLoopTest {
   @Test
   void selectWait_noTimer_forever() {
     assertThat(Reactor.selectWait(Long.MAX_VALUE, 42L)).isZero();
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "'', 0",
+    "' ', 0",
+    "0, 0",
+    "50, 50000",
+    " 7 , 7000",
+    "10000, 10000000",
+    "10001, 0",
+    "-1, 0",
+    "fast, 0"
+  })
+  void spinFromProperty_values_microsecondsOrZero(String value, long nanos) {
+    assertThat(Reactor.spinFromProperty(value)).isEqualTo(nanos);
+  }
+
+  @Test
+  void start_spinOutOfRange_refusedWithReason() {
+    assertThatThrownBy(() -> Reactor.start("bad-spin", Duration.ofMillis(11)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("reactor spin 11000 us (expected: 0 to 10000 us)");
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {0, 200})
+  @Timeout(20)
+  void reactor_spinningOrNot_tasksTimersAndIoAllServed(long spinMicros) throws Exception {
+    try (Reactor r = Reactor.start("spin-test", Duration.ofNanos(spinMicros * 1000))) {
+      // tasks handed over one at a time, each after the loop has gone back to waiting
+      for (int i = 0; i < 200; i++) {
+        CompletableFuture<Boolean> ran = new CompletableFuture<>();
+        r.execute(() -> ran.complete(r.inLoop()));
+        assertThat(ran.get(5, TimeUnit.SECONDS)).isTrue();
+      }
+      CompletableFuture<Void> timer = new CompletableFuture<>();
+      r.schedule(Duration.ofMillis(5), () -> timer.complete(null));
+      timer.get(5, TimeUnit.SECONDS);
+      java.nio.channels.Pipe pipe = java.nio.channels.Pipe.open();
+      java.util.concurrent.LinkedBlockingQueue<Integer> got =
+          new java.util.concurrent.LinkedBlockingQueue<>();
+      r.runAndWait(
+          () ->
+              r.register(
+                  pipe.source(),
+                  java.nio.channels.SelectionKey.OP_READ,
+                  k -> {
+                    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16);
+                    try {
+                      while (pipe.source().read(b) > 0) {
+                        b.flip();
+                        while (b.hasRemaining()) {
+                          got.add((int) b.get());
+                        }
+                        b.clear();
+                      }
+                    } catch (java.io.IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  }),
+          Duration.ofSeconds(5));
+      for (int i = 1; i <= 50; i++) {
+        pipe.sink().write(java.nio.ByteBuffer.wrap(new byte[] {(byte) i}));
+        assertThat(got.poll(5, TimeUnit.SECONDS)).isEqualTo(i);
+      }
+      pipe.sink().close();
+    }
   }
 
   @Test
