@@ -1,6 +1,5 @@
 package io.fluxdrm.rpc.zmtp;
 
-import static io.fluxdrm.rpc.zmtp.CurveCodec.command;
 import static io.fluxdrm.rpc.zmtp.CurveCodec.is;
 import static io.fluxdrm.rpc.zmtp.CurveCodec.nameOf;
 
@@ -8,7 +7,6 @@ import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The client side of CURVE (ZeroMQ RFC 26, CurveZMQ, as ZMTP 3.x runs it): sends HELLO, takes the
@@ -20,7 +18,7 @@ import java.util.Objects;
  * {@code 400}) makes {@link #onHandshakeCommand} throw a {@link ZmtpException} that says so. JeroMQ
  * 0.6.0 servers read at most 256 bytes of INITIATE metadata: keep it under that with them.
  */
-public final class CurveClient implements Mechanism {
+public final class CurveClient extends CurveMechanism {
   private enum State {
     NEW,
     EXPECT_WELCOME,
@@ -28,27 +26,14 @@ public final class CurveClient implements Mechanism {
     DONE
   }
 
-  private static final byte[] HELLO = command("HELLO");
-  private static final byte[] WELCOME = command("WELCOME");
-  private static final byte[] INITIATE = command("INITIATE");
-  private static final byte[] READY = command("READY");
-  private static final byte[] ERROR = command("ERROR");
   private static final int WELCOME_SIZE = 168;
   private static final int MIN_READY = READY.length + 8 + CurveCrypto.TAG;
 
   private final byte[] serverKey;
-  private final CurveKeyPair keys;
-  private final byte[] metadata;
-  private final SecureRandom random;
-  private final byte[] shortPublic;
-  private final byte[] shortSecret;
   private final byte[] helloKey;
   private long nextNonce = 1;
   private State state = State.NEW;
   private byte[] sessionKey;
-  private long lastPeerNonce;
-  private Map<String, byte[]> peerMetadata = Map.of();
-  private CurveCodec codec;
 
   /**
    * Creates the client of one connection.
@@ -63,27 +48,17 @@ public final class CurveClient implements Mechanism {
    */
   public CurveClient(
       byte[] serverKey, CurveKeyPair keys, Map<String, byte[]> metadata, SecureRandom random) {
+    super(keys, metadata, random);
     if (serverKey.length != CurveCrypto.KEY) {
       throw new IllegalArgumentException(
           "curve: server key of " + serverKey.length + " bytes (expected: 32)");
     }
     this.serverKey = serverKey.clone();
-    this.keys = Objects.requireNonNull(keys, "keys");
-    this.metadata = Metadata.encode(metadata);
-    this.random = Objects.requireNonNull(random, "random");
-    byte[][] shortKeys = CurveCrypto.keyPair(random);
-    this.shortPublic = shortKeys[0];
-    this.shortSecret = shortKeys[1];
     this.helloKey = CurveCrypto.beforenm(this.serverKey, shortSecret);
     if (helloKey == null) {
       throw new IllegalArgumentException(
           "curve: server key " + Z85.encode(this.serverKey) + " is not a usable public key");
     }
-  }
-
-  @Override
-  public String name() {
-    return "CURVE";
   }
 
   @Override
@@ -229,44 +204,9 @@ public final class CurveClient implements Mechanism {
     return state == State.DONE;
   }
 
-  @Override
-  public Map<String, byte[]> peerMetadata() {
-    return peerMetadata;
-  }
-
   /** Returns null: the client authenticates the server by the key it was given. */
   @Override
   public byte[] peerKey() {
     return null;
-  }
-
-  /**
-   * Seals a frame in a MESSAGE command (a message part without MORE; the frame's MORE and COMMAND
-   * flags travel inside the box).
-   *
-   * @throws IllegalStateException before the handshake is done
-   */
-  @Override
-  public Frame encode(Frame plain) {
-    return codec().encode(plain);
-  }
-
-  /**
-   * Opens a MESSAGE command from the server.
-   *
-   * @throws ZmtpException when the frame is not a MESSAGE, its box does not open, or its nonce is
-   *     not above the last one
-   * @throws IllegalStateException before the handshake is done
-   */
-  @Override
-  public Frame decode(Frame wire) throws ZmtpException {
-    return codec().decode(wire);
-  }
-
-  private CurveCodec codec() {
-    if (codec == null) {
-      throw new IllegalStateException("curve: the handshake is not done");
-    }
-    return codec;
   }
 }

@@ -1,6 +1,5 @@
 package io.fluxdrm.rpc.zmtp;
 
-import static io.fluxdrm.rpc.zmtp.CurveCodec.command;
 import static io.fluxdrm.rpc.zmtp.CurveCodec.is;
 import static io.fluxdrm.rpc.zmtp.CurveCodec.nameOf;
 
@@ -29,7 +28,7 @@ import java.util.function.Predicate;
  * #onHandshakeCommand}, or, equivalently for any mechanism, closes after writing a command whose
  * name is ERROR.
  */
-public final class CurveServer implements Mechanism {
+public final class CurveServer extends CurveMechanism {
   private enum State {
     EXPECT_HELLO,
     EXPECT_INITIATE,
@@ -40,28 +39,15 @@ public final class CurveServer implements Mechanism {
   /** The ERROR reason sent to a client whose key is not allowed: ZAP's authentication failure. */
   static final String REFUSED_STATUS = "400";
 
-  private static final byte[] HELLO = command("HELLO");
-  private static final byte[] WELCOME = command("WELCOME");
-  private static final byte[] INITIATE = command("INITIATE");
-  private static final byte[] READY = command("READY");
-  private static final byte[] ERROR = command("ERROR");
   private static final int HELLO_SIZE = 200;
   private static final int MIN_INITIATE = 257;
 
-  private final CurveKeyPair keys;
   private final Predicate<byte[]> allowed;
-  private final byte[] metadata;
-  private final SecureRandom random;
-  private final byte[] shortPublic;
-  private final byte[] shortSecret;
   private State state = State.EXPECT_HELLO;
   private byte[] clientShort;
   private byte[] cookieKey;
-  private long lastPeerNonce;
   private byte[] clientKey;
   private String refusal;
-  private Map<String, byte[]> peerMetadata = Map.of();
-  private CurveCodec codec;
 
   /**
    * Creates the server of one connection.
@@ -77,18 +63,8 @@ public final class CurveServer implements Mechanism {
       Predicate<byte[]> allowed,
       Map<String, byte[]> metadata,
       SecureRandom random) {
-    this.keys = Objects.requireNonNull(keys, "keys");
+    super(keys, metadata, random);
     this.allowed = Objects.requireNonNull(allowed, "allowed");
-    this.metadata = Metadata.encode(metadata);
-    this.random = Objects.requireNonNull(random, "random");
-    byte[][] shortKeys = CurveCrypto.keyPair(random);
-    this.shortPublic = shortKeys[0];
-    this.shortSecret = shortKeys[1];
-  }
-
-  @Override
-  public String name() {
-    return "CURVE";
   }
 
   @Override
@@ -286,45 +262,10 @@ public final class CurveServer implements Mechanism {
     return state == State.DONE;
   }
 
-  @Override
-  public Map<String, byte[]> peerMetadata() {
-    return peerMetadata;
-  }
-
   /** Returns the client's long-term public key (a copy) once the handshake is done, else null. */
   @Override
   public byte[] peerKey() {
     return clientKey == null ? null : clientKey.clone();
-  }
-
-  /**
-   * Seals a frame in a MESSAGE command (a message part without MORE; the frame's MORE and COMMAND
-   * flags travel inside the box).
-   *
-   * @throws IllegalStateException before the handshake is done
-   */
-  @Override
-  public Frame encode(Frame plain) {
-    return codec().encode(plain);
-  }
-
-  /**
-   * Opens a MESSAGE command from the client.
-   *
-   * @throws ZmtpException when the frame is not a MESSAGE, its box does not open, or its nonce is
-   *     not above the last one
-   * @throws IllegalStateException before the handshake is done
-   */
-  @Override
-  public Frame decode(Frame wire) throws ZmtpException {
-    return codec().decode(wire);
-  }
-
-  private CurveCodec codec() {
-    if (codec == null) {
-      throw new IllegalStateException("curve: the handshake is not done");
-    }
-    return codec;
   }
 
   /** Returns the exception for an ERROR command received from the server during the handshake. */
@@ -352,6 +293,9 @@ public final class CurveServer implements Mechanism {
           case "500" -> " (internal error)";
           default -> "";
         };
+    if (reason.isEmpty()) {
+      return new ZmtpException("curve: server refused the handshake (no reason given)");
+    }
     return new ZmtpException("curve: server refused the handshake: " + reason + meaning);
   }
 }

@@ -466,6 +466,10 @@ class CurveHandshakeTest {
             "curve: server refused the handshake: 300 (temporary error)"),
         new BadError(
             "text", concat(name, ascii("\u0004nope")), "curve: server refused the handshake: nope"),
+        new BadError(
+            "empty reason",
+            concat(name, ascii("\u0000")),
+            "curve: server refused the handshake (no reason given)"),
         new BadError("no reason length", name, "curve: ERROR: 6 bytes (expected: at least 7)"),
         new BadError(
             "reason cut",

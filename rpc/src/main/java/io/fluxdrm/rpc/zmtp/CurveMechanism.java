@@ -1,0 +1,82 @@
+package io.fluxdrm.rpc.zmtp;
+
+import static io.fluxdrm.rpc.zmtp.CurveCodec.command;
+
+import java.security.SecureRandom;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What both sides of CURVE share: the long-term and short-term keys, the metadata this side sends,
+ * the peer's metadata once received, and the MESSAGE sealing that takes over after the handshake.
+ */
+abstract sealed class CurveMechanism implements Mechanism permits CurveClient, CurveServer {
+  static final byte[] HELLO = command("HELLO");
+  static final byte[] WELCOME = command("WELCOME");
+  static final byte[] INITIATE = command("INITIATE");
+  static final byte[] READY = command("READY");
+  static final byte[] ERROR = command("ERROR");
+
+  final CurveKeyPair keys;
+  final byte[] metadata;
+  final SecureRandom random;
+  final byte[] shortPublic;
+  final byte[] shortSecret;
+  long lastPeerNonce;
+  Map<String, byte[]> peerMetadata = Map.of();
+  CurveCodec codec;
+
+  /**
+   * Keeps this side's long-term keys, encodes its metadata and draws its short-term key pair.
+   *
+   * @throws IllegalArgumentException when a metadata name is invalid
+   */
+  CurveMechanism(CurveKeyPair keys, Map<String, byte[]> metadata, SecureRandom random) {
+    this.keys = Objects.requireNonNull(keys, "keys");
+    this.metadata = Metadata.encode(metadata);
+    this.random = Objects.requireNonNull(random, "random");
+    byte[][] shortKeys = CurveCrypto.keyPair(random);
+    this.shortPublic = shortKeys[0];
+    this.shortSecret = shortKeys[1];
+  }
+
+  @Override
+  public final String name() {
+    return "CURVE";
+  }
+
+  @Override
+  public final Map<String, byte[]> peerMetadata() {
+    return peerMetadata;
+  }
+
+  /**
+   * Seals a frame in a MESSAGE command (a message part without MORE; the frame's MORE and COMMAND
+   * flags travel inside the box).
+   *
+   * @throws IllegalStateException before the handshake is done
+   */
+  @Override
+  public final Frame encode(Frame plain) {
+    return codec().encode(plain);
+  }
+
+  /**
+   * Opens a MESSAGE command from the peer.
+   *
+   * @throws ZmtpException when the frame is not a MESSAGE, its box does not open, or its nonce is
+   *     not above the last one
+   * @throws IllegalStateException before the handshake is done
+   */
+  @Override
+  public final Frame decode(Frame wire) throws ZmtpException {
+    return codec().decode(wire);
+  }
+
+  private CurveCodec codec() {
+    if (codec == null) {
+      throw new IllegalStateException("curve: the handshake is not done");
+    }
+    return codec;
+  }
+}
