@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
@@ -159,24 +158,8 @@ public final class LocalHubListener implements AutoCloseable {
     } catch (IOException e) {
       throw new RpcException(Errno.EIO, socket + ": " + e.getMessage());
     }
-    reactor.register(server, SelectionKey.OP_ACCEPT, k -> acceptAll());
+    reactor.registerListener(server, socket.toString(), this::accept);
     reactor.own(closer);
-  }
-
-  private void acceptAll() {
-    for (int i = 0; i < 64; i++) {
-      SocketChannel ch;
-      try {
-        ch = server.accept();
-      } catch (IOException e) {
-        LOG.warn("{}: accept: {}", socket, e.getMessage());
-        return;
-      }
-      if (ch == null) {
-        return;
-      }
-      accept(ch);
-    }
   }
 
   private void accept(SocketChannel ch) {

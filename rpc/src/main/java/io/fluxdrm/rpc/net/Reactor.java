@@ -6,6 +6,8 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -172,6 +174,33 @@ public final class Reactor implements EventLoop, AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * Registers a listening channel (on the loop only): each readiness accepts up to 64 connections,
+   * so that a burst of them does not starve the loop's other work, and hands each to {@code
+   * accept}; a failed accept is logged with {@code name} and waits for the next readiness.
+   */
+  void registerListener(
+      ServerSocketChannel server, String name, java.util.function.Consumer<SocketChannel> accept) {
+    register(
+        server,
+        SelectionKey.OP_ACCEPT,
+        k -> {
+          for (int i = 0; i < 64; i++) {
+            SocketChannel ch;
+            try {
+              ch = server.accept();
+            } catch (IOException e) {
+              LOG.warn("{}: accept: {}", name, e.getMessage());
+              return;
+            }
+            if (ch == null) {
+              return;
+            }
+            accept.accept(ch);
+          }
+        });
   }
 
   /** Remembers a resource to close when the reactor stops (on the loop only). */

@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -303,26 +302,10 @@ public final class ZmqHubListener implements AutoCloseable {
       }
       throw new RpcException(Errno.EIO, text + ": cannot bind (" + e.getMessage() + ")");
     }
-    reactor.register(server, SelectionKey.OP_ACCEPT, k -> acceptAll());
+    reactor.registerListener(server, endpoint, this::accept);
     reactor.own(closer);
     LOG.info(
         "zeromq hub listening on {} ({})", endpoint, options.curve() == null ? "NULL" : "CURVE");
-  }
-
-  private void acceptAll() {
-    for (int i = 0; i < 64; i++) {
-      SocketChannel ch;
-      try {
-        ch = server.accept();
-      } catch (IOException e) {
-        LOG.warn("{}: accept: {}", endpoint, e.getMessage());
-        return;
-      }
-      if (ch == null) {
-        return;
-      }
-      accept(ch);
-    }
   }
 
   private Mechanism mechanism() {
