@@ -3,6 +3,7 @@ package io.fluxdrm.jobspec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rset.Constraint;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -64,7 +65,7 @@ public record Attributes(Map<String, JsonNode> system, JsonNode user, boolean ha
   /** {@code system.constraints} as an RFC 31 value, if present. */
   public Optional<Constraint> constraint() {
     JsonNode c = system.get("constraints");
-    return c == null ? Optional.empty() : Optional.of(Constraint.parse(c));
+    return c == null ? Optional.empty() : Optional.of(ConstraintRules.parse(c));
   }
 
   /** {@code system.environment} (a copy), if present. */

@@ -3,6 +3,7 @@ package io.fluxdrm.jobspec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rset.Constraint;
 import java.util.ArrayList;
 import java.util.Optional;
 
@@ -96,7 +97,7 @@ public record Counts(
     Optional<Constraint> constraint = Optional.empty();
     if (c != null) {
       try {
-        constraint = Optional.of(Constraint.parse(c));
+        constraint = Optional.of(ConstraintRules.parse(c));
       } catch (JobspecException e) {
         throw new JobspecException(
             e.violations().stream()

@@ -6,7 +6,7 @@
  *
  * <p>Entry points: {@link io.fluxdrm.jobspec.JobspecValidator} (reports for users and tools),
  * {@link io.fluxdrm.jobspec.Jobspec} (the immutable model), {@link io.fluxdrm.jobspec.Counts} (what
- * a scheduler needs), {@link io.fluxdrm.jobspec.Constraint} (RFC 31) and {@link
- * io.fluxdrm.jobspec.Documents} (bounded, strict YAML/JSON reading).
+ * a scheduler needs), {@link io.fluxdrm.rset.Constraint} (RFC 31, read under flux-core's ingest
+ * rules) and {@link io.fluxdrm.jobspec.Documents} (bounded, strict YAML/JSON reading).
  */
 package io.fluxdrm.jobspec;

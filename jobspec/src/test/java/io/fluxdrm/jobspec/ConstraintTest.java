@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fluxdrm.rset.Constraint;
 import io.fluxdrm.schemas.Violation;
 import java.io.IOException;
 import java.util.List;
@@ -23,7 +24,7 @@ class ConstraintTest {
   @Test
   void parse_nestedConstraint_sealedValueTree() throws IOException {
     Constraint c =
-        Constraint.parse(
+        ConstraintRules.parse(
             json(
                 "{\"and\":[{\"hostlist\":[\"host[0-1]\"]},{\"not\":[{\"properties\":[\"^ssd\"]}]},{\"or\":[{\"ranks\":[\"0-3\"]}]}]}"));
     assertThat(c)
@@ -47,14 +48,14 @@ class ConstraintTest {
         "{\"not\":[{\"and\":[{\"ranks\":[\"1\"]},{\"ranks\":[\"2\"]}]}]}"
       })
   void parse_wellFormed_toJsonRoundTrips(String text) throws IOException {
-    Constraint c = Constraint.parse(json(text));
+    Constraint c = ConstraintRules.parse(json(text));
     assertThat(c.toJson()).isEqualTo(json(text));
-    assertThat(Constraint.parse(c.toJson())).isEqualTo(c);
+    assertThat(ConstraintRules.parse(c.toJson())).isEqualTo(c);
   }
 
   @Test
   void parse_emptyObject_matchesEverythingAsEmptyAnd() throws IOException {
-    assertThat(Constraint.parse(json("{}"))).isEqualTo(new Constraint.And(List.of()));
+    assertThat(ConstraintRules.parse(json("{}"))).isEqualTo(new Constraint.And(List.of()));
   }
 
   @ParameterizedTest
@@ -84,7 +85,7 @@ class ConstraintTest {
           """)
   void parse_malformed_locatedViolation(String text, String expected) throws IOException {
     JsonNode node = json(text);
-    assertThatThrownBy(() -> Constraint.parse(node))
+    assertThatThrownBy(() -> ConstraintRules.parse(node))
         .isInstanceOfSatisfying(
             JobspecException.class,
             e ->
@@ -96,7 +97,7 @@ class ConstraintTest {
   @Test
   void parse_manyProblems_allReportedSorted() throws IOException {
     JsonNode node = json("{\"and\":[{\"ranks\":[\"b\"]},{\"hostlist\":[\"[\"]},{\"x\":[]}]}");
-    assertThatThrownBy(() -> Constraint.parse(node))
+    assertThatThrownBy(() -> ConstraintRules.parse(node))
         .isInstanceOfSatisfying(
             JobspecException.class,
             e ->

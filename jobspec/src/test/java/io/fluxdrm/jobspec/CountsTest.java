@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fluxdrm.rset.Constraint;
 import io.fluxdrm.schemas.Violation;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

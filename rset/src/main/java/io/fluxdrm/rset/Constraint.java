@@ -2,35 +2,59 @@ package io.fluxdrm.rset;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * An RFC 31 constraint, evaluated on one rank of an R as flux-core's matcher does: {@code
- * properties} (a host name matches as if it were a property; {@code ^name} negates), {@code
- * hostlist}, {@code ranks}, {@code and}, {@code or} and {@code not} (the negation of the
- * conjunction of its terms). An empty object, {@code and} or {@code or} matches everything; an
- * empty {@code not} matches nothing.
+ * An RFC 31 constraint ({@code attributes.system.constraints}): a tree of {@code and}, {@code or},
+ * {@code not} over {@code properties}, {@code hostlist} and {@code ranks} leaves, the one value
+ * both the jobspec validator and the matchers use. {@link ConstraintParser} reads it with located
+ * problems; {@link #parse(JsonNode)} reads it under the rules of flux-core's matcher and {@link
+ * #matches} evaluates it on one rank of an R as that matcher does: {@code properties} (a host name
+ * matches as if it were a property; {@code ^name} negates), {@code hostlist}, {@code ranks}, {@code
+ * and}, {@code or} and {@code not} (the negation of the conjunction of its terms). An empty object,
+ * {@code and} or {@code or} matches everything; an empty {@code not} matches nothing.
+ *
+ * <p>The leaves keep their strings as written, so {@link #toJson()} gives back the document read.
  */
-public sealed interface Constraint {
+public sealed interface Constraint
+    permits Constraint.Properties,
+        Constraint.Hostlist,
+        Constraint.Ranks,
+        Constraint.And,
+        Constraint.Or,
+        Constraint.Not {
+
+  /** The operator names RFC 31 defines, in the order error messages list them. */
+  List<String> OPERATORS = List.of("properties", "hostlist", "ranks", "and", "or", "not");
 
   /** Whether a rank has a named property. */
   @FunctionalInterface
-  interface Properties {
+  interface PropertyLookup {
     boolean has(int rank, String name);
   }
 
-  /** Whether the rank {@code rank} on host {@code host} (may be null) matches. */
-  boolean matches(int rank, String host, Properties properties);
+  /**
+   * Whether the rank {@code rank} on host {@code host} (may be null) matches.
+   *
+   * @throws RsetException when a hostlist or idset leaf is not one the matcher reads (only for a
+   *     constraint not read by {@link #parse(JsonNode)})
+   */
+  boolean matches(int rank, String host, PropertyLookup properties);
+
+  /** The constraint in RFC 31 JSON form. */
+  JsonNode toJson();
 
   /** The constraint that matches every rank ({@code {}}). */
   static Constraint any() {
-    return And.ALL;
+    return new And(List.of());
   }
 
   /**
-   * Reads a constraint from JSON text.
+   * Reads a constraint from JSON text under the matcher's rules.
    *
    * @throws RsetException naming the JSON Pointer of the problem
    */
@@ -43,146 +67,36 @@ public sealed interface Constraint {
   }
 
   /**
-   * Reads a constraint from a JSON tree.
+   * Reads a constraint from a JSON tree under the matcher's rules ({@link
+   * ConstraintParser#MATCHER}, at most {@link ConstraintParser#MATCHER_DEPTH} levels).
    *
-   * @throws RsetException naming the JSON Pointer of the problem
+   * @throws RsetException naming the JSON Pointer of the first problem
    */
   static Constraint parse(JsonNode json) {
-    return parse(json, "", 0);
-  }
-
-  private static Constraint parse(JsonNode json, String at, int depth) {
-    String where = "constraint: " + (at.isEmpty() ? "/" : at) + ": ";
-    if (depth > 32) {
-      throw new RsetException(where + "nested too deeply (expected: at most 32 levels)");
+    List<ConstraintParser.Problem> problems = new ArrayList<>();
+    Constraint c =
+        ConstraintParser.read(
+            json, "", ConstraintParser.MATCHER, ConstraintParser.MATCHER_DEPTH, problems);
+    if (!problems.isEmpty()) {
+      ConstraintParser.Problem p = problems.get(0);
+      throw new RsetException(p.reason(), ConstraintParser.matcherMessage(p));
     }
-    if (json == null || !json.isObject()) {
-      throw new RsetException(
-          where + (json == null ? "missing" : RCodec.describe(json)) + " is not an object");
-    }
-    if (json.isEmpty()) {
-      return And.ALL;
-    }
-    if (json.size() > 1) {
-      throw new RsetException(where + "constraint must only contain 1 element");
-    }
-    Map.Entry<String, JsonNode> op = json.properties().iterator().next();
-    String name = op.getKey();
-    String opAt = at + "/" + RCodec.pointerEscape(name);
-    JsonNode args = op.getValue();
-    switch (name) {
-      case "properties":
-        {
-          List<String> names = strings(array(args, opAt), opAt);
-          for (int i = 0; i < names.size(); i++) {
-            checkQuery(names.get(i), opAt + "/" + i);
-          }
-          return new HasProperties(List.copyOf(names));
-        }
-      case "hostlist":
-        {
-          Hostlist all = Hostlist.empty();
-          List<String> lists = strings(array(args, opAt), opAt);
-          for (int i = 0; i < lists.size(); i++) {
-            try {
-              all = all.append(Hostlist.parse(lists.get(i)));
-            } catch (RsetException e) {
-              throw new RsetException(
-                  e.reason(), "constraint: " + opAt + "/" + i + ": " + e.getMessage());
-            }
-          }
-          return new OnHosts(all);
-        }
-      case "ranks":
-        {
-          IdSet all = IdSet.empty();
-          List<String> sets = strings(array(args, opAt), opAt);
-          for (int i = 0; i < sets.size(); i++) {
-            try {
-              all = all.union(IdSet.parse(sets.get(i)));
-            } catch (RsetException e) {
-              throw new RsetException(
-                  e.reason(), "constraint: " + opAt + "/" + i + ": " + e.getMessage());
-            }
-          }
-          return new OnRanks(all);
-        }
-      case "and":
-      case "or":
-      case "not":
-        {
-          array(args, opAt);
-          List<Constraint> terms = new ArrayList<>(args.size());
-          for (int i = 0; i < args.size(); i++) {
-            terms.add(parse(args.get(i), opAt + "/" + i, depth + 1));
-          }
-          if (name.equals("and")) {
-            return new And(List.copyOf(terms));
-          }
-          if (name.equals("or")) {
-            return new Or(List.copyOf(terms));
-          }
-          return new Not(new And(List.copyOf(terms)));
-        }
-      default:
-        throw new RsetException(
-            "constraint: "
-                + opAt
-                + ": unknown constraint operator: "
-                + name
-                + " (expected: properties, hostlist, ranks, and, or, not)");
-    }
-  }
-
-  /** The operator's value, which must be an array. */
-  private static JsonNode array(JsonNode args, String at) {
-    if (!args.isArray()) {
-      throw new RsetException(
-          "constraint: " + at + ": " + RCodec.describe(args) + " is not an array");
-    }
-    return args;
+    return c;
   }
 
   /**
-   * Refuses the characters flux-core refuses in a property query ({@code ! & ' " ` | ( )}). Unlike
-   * a property name that is set, a query may hold {@code ^} (a leading one negates) and may be
-   * empty, as in flux-core.
+   * Every listed property (or host name) must be present on a target, {@code ^name} absent.
+   *
+   * @param names the property queries, as written
    */
-  private static void checkQuery(String p, String at) {
-    String forbidden = "!&'\"`|()";
-    for (int k = 0; k < p.length(); k++) {
-      if (forbidden.indexOf(p.charAt(k)) >= 0) {
-        throw new RsetException(
-            "constraint: "
-                + at
-                + ": invalid character '"
-                + p.charAt(k)
-                + "' in property \""
-                + p
-                + "\" (expected: none of "
-                + forbidden
-                + ")");
-      }
+  record Properties(List<String> names) implements Constraint {
+    /** Copies the list. */
+    public Properties {
+      names = List.copyOf(names);
     }
-  }
 
-  private static List<String> strings(JsonNode args, String at) {
-    List<String> out = new ArrayList<>(args.size());
-    for (int i = 0; i < args.size(); i++) {
-      JsonNode s = args.get(i);
-      if (!s.isTextual()) {
-        throw new RsetException(
-            "constraint: " + at + "/" + i + ": " + RCodec.describe(s) + " is not a string");
-      }
-      out.add(s.textValue());
-    }
-    return out;
-  }
-
-  /** Every listed property (or host name) present, {@code ^name} absent. */
-  record HasProperties(List<String> names) implements Constraint {
     @Override
-    public boolean matches(int rank, String host, Properties properties) {
+    public boolean matches(int rank, String host, PropertyLookup properties) {
       for (String p : names) {
         boolean negate = p.startsWith("^");
         String name = negate ? p.substring(1) : p;
@@ -193,60 +107,166 @@ public sealed interface Constraint {
       }
       return true;
     }
-  }
 
-  /** The rank's host is in the list. */
-  record OnHosts(Hostlist hosts) implements Constraint {
     @Override
-    public boolean matches(int rank, String host, Properties properties) {
-      return host != null && hosts.contains(host);
+    public JsonNode toJson() {
+      return leaf("properties", names);
     }
   }
 
-  /** The rank is in the set. */
-  record OnRanks(IdSet ranks) implements Constraint {
-    @Override
-    public boolean matches(int rank, String host, Properties properties) {
-      return ranks.contains(rank);
+  /**
+   * The target's host must be in one of the RFC 29 hostlists.
+   *
+   * @param hostlists hostlist strings, as written
+   */
+  record Hostlist(List<String> hostlists) implements Constraint {
+    /** Copies the list. */
+    public Hostlist {
+      hostlists = List.copyOf(hostlists);
     }
-  }
-
-  /** All terms match (true when there are none). */
-  record And(List<Constraint> terms) implements Constraint {
-    static final And ALL = new And(List.of());
 
     @Override
-    public boolean matches(int rank, String host, Properties properties) {
-      for (Constraint c : terms) {
-        if (!c.matches(rank, host, properties)) {
-          return false;
+    public boolean matches(int rank, String host, PropertyLookup properties) {
+      if (host == null) {
+        return false;
+      }
+      for (String s : hostlists) {
+        if (io.fluxdrm.rset.Hostlist.parse(s).contains(host)) {
+          return true;
         }
       }
-      return true;
+      return false;
+    }
+
+    @Override
+    public JsonNode toJson() {
+      return leaf("hostlist", hostlists);
     }
   }
 
-  /** Some term matches (true when there are none, as flux-core). */
-  record Or(List<Constraint> terms) implements Constraint {
+  /**
+   * The target's rank must be in one of the RFC 22 idsets.
+   *
+   * @param idsets idset strings, as written
+   */
+  record Ranks(List<String> idsets) implements Constraint {
+    /** Copies the list. */
+    public Ranks {
+      idsets = List.copyOf(idsets);
+    }
+
     @Override
-    public boolean matches(int rank, String host, Properties properties) {
-      if (terms.isEmpty()) {
+    public boolean matches(int rank, String host, PropertyLookup properties) {
+      for (String s : idsets) {
+        if (IdSet.parse(s).contains(rank)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public JsonNode toJson() {
+      return leaf("ranks", idsets);
+    }
+  }
+
+  /**
+   * All operands must match; an empty {@code and} matches everything.
+   *
+   * @param operands the sub-constraints
+   */
+  record And(List<Constraint> operands) implements Constraint {
+    /** Copies the list. */
+    public And {
+      operands = List.copyOf(operands);
+    }
+
+    @Override
+    public boolean matches(int rank, String host, PropertyLookup properties) {
+      return all(operands, rank, host, properties);
+    }
+
+    @Override
+    public JsonNode toJson() {
+      return node("and", operands);
+    }
+  }
+
+  /**
+   * At least one operand must match; an empty {@code or} matches everything (RFC 31).
+   *
+   * @param operands the sub-constraints
+   */
+  record Or(List<Constraint> operands) implements Constraint {
+    /** Copies the list. */
+    public Or {
+      operands = List.copyOf(operands);
+    }
+
+    @Override
+    public boolean matches(int rank, String host, PropertyLookup properties) {
+      if (operands.isEmpty()) {
         return true;
       }
-      for (Constraint c : terms) {
+      for (Constraint c : operands) {
         if (c.matches(rank, host, properties)) {
           return true;
         }
       }
       return false;
     }
+
+    @Override
+    public JsonNode toJson() {
+      return node("or", operands);
+    }
   }
 
-  /** The term does not match. */
-  record Not(Constraint term) implements Constraint {
-    @Override
-    public boolean matches(int rank, String host, Properties properties) {
-      return !term.matches(rank, host, properties);
+  /**
+   * Negation of the conjunction of the operands (flux-core's reading); an empty {@code not} matches
+   * nothing.
+   *
+   * @param operands the sub-constraints
+   */
+  record Not(List<Constraint> operands) implements Constraint {
+    /** Copies the list. */
+    public Not {
+      operands = List.copyOf(operands);
     }
+
+    @Override
+    public boolean matches(int rank, String host, PropertyLookup properties) {
+      return !all(operands, rank, host, properties);
+    }
+
+    @Override
+    public JsonNode toJson() {
+      return node("not", operands);
+    }
+  }
+
+  private static boolean all(
+      List<Constraint> operands, int rank, String host, PropertyLookup properties) {
+    for (Constraint c : operands) {
+      if (!c.matches(rank, host, properties)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static JsonNode leaf(String op, List<String> values) {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    ArrayNode a = o.putArray(op);
+    values.forEach(a::add);
+    return o;
+  }
+
+  private static JsonNode node(String op, List<Constraint> operands) {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    ArrayNode a = o.putArray(op);
+    operands.forEach(c -> a.add(c.toJson()));
+    return o;
   }
 }

@@ -138,7 +138,7 @@ public record ResourceRequest(
   }
 
   /** Whether a rank matches the constraint (always, without one). */
-  boolean matches(int rank, String host, Constraint.Properties props) {
+  boolean matches(int rank, String host, Constraint.PropertyLookup props) {
     return constraint == null || constraint.matches(rank, host, props);
   }
 }
