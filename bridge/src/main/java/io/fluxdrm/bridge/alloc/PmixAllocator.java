@@ -2,12 +2,12 @@ package io.fluxdrm.bridge.alloc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fluxdrm.bridge.pmix.AllocDirective;
-import io.fluxdrm.bridge.pmix.Info;
-import io.fluxdrm.bridge.pmix.InfoCodec;
-import io.fluxdrm.bridge.pmix.PmixException;
-import io.fluxdrm.bridge.pmix.PmixKey;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.InfoCodec;
+import io.fluxdrm.pmix.PmixException;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.bridge.translate.AnswerTranslator;
 import io.fluxdrm.bridge.translate.JobView;
 import io.fluxdrm.bridge.translate.PmixAnswer;

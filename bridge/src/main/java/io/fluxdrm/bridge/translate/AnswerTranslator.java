@@ -1,10 +1,10 @@
 package io.fluxdrm.bridge.translate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fluxdrm.bridge.pmix.AllocDirective;
-import io.fluxdrm.bridge.pmix.Info;
-import io.fluxdrm.bridge.pmix.PmixKey;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
 import java.util.ArrayList;

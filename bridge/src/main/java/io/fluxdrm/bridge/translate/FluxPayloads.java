@@ -3,7 +3,7 @@ package io.fluxdrm.bridge.translate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.rset.ResourceSet;
 import java.math.BigInteger;
 

@@ -11,9 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fluxdrm.bridge.pmix.AllocDirective;
-import io.fluxdrm.bridge.pmix.PmixKey;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.net.Credentials;
@@ -83,7 +83,7 @@ class ChainEndToEndTest {
     world(SchedulerOptions.defaults());
   }
 
-  private CompletableFuture<PmixAnswer> askA(AllocDirective d, io.fluxdrm.bridge.pmix.Info... i) {
+  private CompletableFuture<PmixAnswer> askA(AllocDirective d, io.fluxdrm.pmix.Info... i) {
     return c.rpc(app, a, d, i);
   }
 
@@ -508,7 +508,7 @@ class ChainEndToEndTest {
     ChainGoldens.check("restart-mid-flight.pmix", a.transcript(), PMIX_WORLD);
   }
 
-  private static io.fluxdrm.bridge.pmix.Info nodeList(String l) {
+  private static io.fluxdrm.pmix.Info nodeList(String l) {
     return ChainFixture.nodeList(l);
   }
 }

@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.bridge.alloc.PmixAllocator;
-import io.fluxdrm.bridge.pmix.AllocDirective;
-import io.fluxdrm.bridge.pmix.Info;
-import io.fluxdrm.bridge.pmix.PmixDataType;
-import io.fluxdrm.bridge.pmix.PmixKey;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixDataType;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
@@ -231,7 +231,7 @@ class PmixAllocatorBadInputTest {
     start();
     FluxHandle bob = c.f.hub.attach(Credentials.user(BOB));
     ObjectNode p = Json.object().put("directive", 1);
-    p.set("info", io.fluxdrm.bridge.pmix.InfoCodec.encode(List.of(ChainFixture.nodes(1))));
+    p.set("info", io.fluxdrm.pmix.InfoCodec.encode(List.of(ChainFixture.nodes(1))));
     RpcException e = JmFixture.error(rpc(bob, p));
     assertThat(e.errnum()).isEqualTo(Errno.EPERM);
     assertThat(e.getMessage())

@@ -4,10 +4,10 @@ import static io.fluxdrm.bridge.jobmanager.JmFixture.ALICE;
 import static io.fluxdrm.bridge.jobmanager.JmFixture.BOB;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fluxdrm.bridge.pmix.AllocDirective;
-import io.fluxdrm.bridge.pmix.Info;
-import io.fluxdrm.bridge.pmix.PmixKey;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;

@@ -1,4 +1,4 @@
-package io.fluxdrm.bridge.pmix;
+package io.fluxdrm.pmix;
 
 /**
  * The {@link PmixKey#PMIX_ALLOC_TIME} string of OpenPMIx and PRRTE: {@code

@@ -1,4 +1,4 @@
-package io.fluxdrm.bridge.pmix;
+package io.fluxdrm.pmix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.fluxdrm.bridge.pmix;
+package io.fluxdrm.pmix;
 
 /**
  * A PMIx process name ({@code pmix_proc_t}, data type {@link PmixDataType#PMIX_PROC}): a namespace

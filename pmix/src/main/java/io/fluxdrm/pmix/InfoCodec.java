@@ -1,4 +1,4 @@
-package io.fluxdrm.bridge.pmix;
+package io.fluxdrm.pmix;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package io.fluxdrm.bridge.pmix;
+package io.fluxdrm.pmix;
 
 import java.util.Arrays;
 import java.util.Base64;
