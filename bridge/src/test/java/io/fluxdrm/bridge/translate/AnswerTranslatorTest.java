@@ -1,7 +1,7 @@
 package io.fluxdrm.bridge.translate;
 
-import static io.fluxdrm.pmix.PmixKey.*;
 import static io.fluxdrm.bridge.translate.Fixtures.*;
+import static io.fluxdrm.pmix.PmixKey.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +10,7 @@ import io.fluxdrm.pmix.AllocInheritance;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.InfoCodec;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.protocol.FluxPayloads;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.schemas.Schemas;
 import java.util.List;

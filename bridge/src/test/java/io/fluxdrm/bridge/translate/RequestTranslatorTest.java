@@ -1,7 +1,7 @@
 package io.fluxdrm.bridge.translate;
 
-import static io.fluxdrm.pmix.PmixKey.*;
 import static io.fluxdrm.bridge.translate.Fixtures.*;
+import static io.fluxdrm.pmix.PmixKey.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
