@@ -1,5 +1,7 @@
 package io.fluxdrm.sched;
 
+import io.fluxdrm.protocol.AllocResponseType;
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.Objects;
 

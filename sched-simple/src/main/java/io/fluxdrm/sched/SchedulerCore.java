@@ -1,5 +1,6 @@
 package io.fluxdrm.sched;
 
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.ArrayList;

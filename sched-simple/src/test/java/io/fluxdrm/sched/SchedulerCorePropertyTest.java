@@ -2,6 +2,7 @@ package io.fluxdrm.sched;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;

@@ -3,6 +3,8 @@ package io.fluxdrm.sched;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fluxdrm.protocol.AllocResponseType;
+import io.fluxdrm.protocol.ReallocResponseType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

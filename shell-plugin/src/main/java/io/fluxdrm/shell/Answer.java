@@ -1,6 +1,7 @@
 package io.fluxdrm.shell;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.Objects;
@@ -12,7 +13,7 @@ import java.util.Objects;
  */
 public sealed interface Answer {
   /** The response type. */
-  ReallocType type();
+  ReallocResponseType type();
 
   /** The scheduler's {@code alloc_id} (0 when none was assigned). */
   long allocId();
@@ -64,8 +65,8 @@ public sealed interface Answer {
     }
 
     @Override
-    public ReallocType type() {
-      return ReallocType.SUCCESS;
+    public ReallocResponseType type() {
+      return ReallocResponseType.SUCCESS;
     }
   }
 
@@ -77,8 +78,8 @@ public sealed interface Answer {
     }
 
     @Override
-    public ReallocType type() {
-      return ReallocType.DENY;
+    public ReallocResponseType type() {
+      return ReallocResponseType.DENY;
     }
   }
 
@@ -90,8 +91,8 @@ public sealed interface Answer {
     }
 
     @Override
-    public ReallocType type() {
-      return ReallocType.CANCEL;
+    public ReallocResponseType type() {
+      return ReallocResponseType.CANCEL;
     }
   }
 
@@ -103,8 +104,8 @@ public sealed interface Answer {
     }
 
     @Override
-    public ReallocType type() {
-      return ReallocType.UNSUPPORTED;
+    public ReallocResponseType type() {
+      return ReallocResponseType.UNSUPPORTED;
     }
   }
 }

@@ -2,6 +2,7 @@ package io.fluxdrm.shell;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
@@ -393,9 +394,9 @@ public final class ShellPlugin {
   private Answer parse(Message m) {
     ObjectNode a = m.json();
     JsonNode type = a.get("type");
-    ReallocType t =
+    ReallocResponseType t =
         type != null && type.isIntegralNumber() && type.canConvertToInt()
-            ? ReallocType.of(type.asInt()).orElse(null)
+            ? ReallocResponseType.of(type.asInt()).orElse(null)
             : null;
     if (t == null) {
       throw new ShellException(Errno.EPROTO, "/type: " + type + " (expected: 0 to 3)");

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
@@ -32,7 +33,7 @@ class ShellPluginBadInputTest {
     f.settle();
     f.jm.shrink(ranks("3"));
     f.settle();
-    assertThat(g.join().type()).isEqualTo(ReallocType.SUCCESS);
+    assertThat(g.join().type()).isEqualTo(ReallocResponseType.SUCCESS);
     return f;
   }
 

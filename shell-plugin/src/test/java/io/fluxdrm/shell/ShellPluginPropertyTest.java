@@ -4,6 +4,7 @@ import static io.fluxdrm.shell.ShellFixture.ranks;
 import static io.fluxdrm.shell.ShellFixture.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.ArrayList;
@@ -59,7 +60,7 @@ class ShellPluginPropertyTest {
           f.settle();
           f.jm.shrink(subR);
           f.settle();
-          assertThat(g.join().type()).as(where).isEqualTo(ReallocType.SUCCESS);
+          assertThat(g.join().type()).as(where).isEqualTo(ReallocResponseType.SUCCESS);
         }
         case 2 -> {
           if (releasing.isEmpty()) {
@@ -75,7 +76,7 @@ class ShellPluginPropertyTest {
           f.settle();
           f.jm.answer(rnd.nextBoolean() ? 1 : 2, "no");
           f.settle();
-          assertThat(g.join().type()).as(where).isNotEqualTo(ReallocType.SUCCESS);
+          assertThat(g.join().type()).as(where).isNotEqualTo(ReallocResponseType.SUCCESS);
         }
       }
       for (; seen < f.jm.released.size(); seen++) {

@@ -9,6 +9,7 @@ import static io.fluxdrm.shell.ShellFixture.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
@@ -137,7 +138,7 @@ class ShellPluginTest {
     f.settle();
     f.jm.shrink(ranks("1-2"));
     f.settle();
-    assertThat(g.join().type()).isEqualTo(ReallocType.SUCCESS);
+    assertThat(g.join().type()).isEqualTo(ReallocResponseType.SUCCESS);
     CompletableFuture<Message> rel1 = f.call("release", Json.object().put("ranks", "1"));
     assertThat(rel1).as("rank 2 has tasks still").isNotDone();
     assertThat(f.jm.releases).isEmpty();
@@ -168,7 +169,7 @@ class ShellPluginTest {
     f.settle();
     assertThat(g).isCompleted();
     assertThat(g.join()).isInstanceOf(Answer.Unsupported.class);
-    assertThat(g.join().type()).isEqualTo(ReallocType.UNSUPPORTED);
+    assertThat(g.join().type()).isEqualTo(ReallocResponseType.UNSUPPORTED);
     assertThat(f.plugin.r()).isEqualTo(ranks("0-1"));
 
     CompletableFuture<Message> viaRpc = f.call("realloc", Json.object().set("spec_add", spec(1)));
@@ -179,7 +180,7 @@ class ShellPluginTest {
 
   @ParameterizedTest(name = "type {0}")
   @CsvSource({"1, DENY, nodes: 9 requested but the pool has 8", "2, CANCEL, canceled"})
-  void realloc_denyOrCancel_passedThrough(int type, ReallocType expected, String note) {
+  void realloc_denyOrCancel_passedThrough(int type, ReallocResponseType expected, String note) {
     ShellFixture f = new ShellFixture("0-1");
     CompletableFuture<Answer> g = f.plugin.realloc(spec(9), null, null);
     CompletableFuture<Message> viaRpc = f.call("realloc", Json.object().set("spec_add", spec(9)));

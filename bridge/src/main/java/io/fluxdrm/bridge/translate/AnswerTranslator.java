@@ -1,10 +1,13 @@
 package io.fluxdrm.bridge.translate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fluxdrm.bridge.pmix.AllocDirective;
-import io.fluxdrm.bridge.pmix.Info;
-import io.fluxdrm.bridge.pmix.PmixKey;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.protocol.FluxPayloads;
+import io.fluxdrm.protocol.ProtocolException;
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
 import java.util.ArrayList;
@@ -67,7 +70,12 @@ public final class AnswerTranslator {
     if (response == null || !response.isObject()) {
       throw bad(where + ": " + response + " (expected: an object)");
     }
-    long allocId = FluxPayloads.readId(response.get("alloc_id"), where + " /alloc_id");
+    long allocId;
+    try {
+      allocId = FluxPayloads.readId(response.get("alloc_id"), where + " /alloc_id");
+    } catch (ProtocolException e) {
+      throw bad(e.getMessage());
+    }
     JsonNode t = response.get("type");
     if (t == null || !t.isIntegralNumber() || !t.canConvertToLong()) {
       throw bad(where + " /type: " + t + " (expected: 0, 1, 2 or 3)");

@@ -1,6 +1,6 @@
 package io.fluxdrm.bridge.translate;
 
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.RsetException;
 import java.util.ArrayList;

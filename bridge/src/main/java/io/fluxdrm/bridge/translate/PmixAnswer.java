@@ -1,7 +1,7 @@
 package io.fluxdrm.bridge.translate;
 
-import io.fluxdrm.bridge.pmix.Info;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixStatus;
 import java.util.List;
 
 /**

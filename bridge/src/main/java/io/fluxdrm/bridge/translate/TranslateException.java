@@ -1,6 +1,6 @@
 package io.fluxdrm.bridge.translate;
 
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.PmixStatus;
 import java.io.Serial;
 
 /**

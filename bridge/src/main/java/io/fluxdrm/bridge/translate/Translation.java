@@ -1,9 +1,9 @@
 package io.fluxdrm.bridge.translate;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fluxdrm.bridge.pmix.AllocDirective;
-import io.fluxdrm.bridge.pmix.Info;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixStatus;
 import java.util.List;
 
 /** What a PMIx allocation request becomes on the Flux side (decision D9). */

@@ -1,15 +1,16 @@
 package io.fluxdrm.bridge.translate;
 
-import static io.fluxdrm.bridge.pmix.PmixKey.*;
 import static io.fluxdrm.bridge.translate.Fixtures.*;
+import static io.fluxdrm.pmix.PmixKey.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fluxdrm.bridge.pmix.AllocDirective;
-import io.fluxdrm.bridge.pmix.AllocInheritance;
-import io.fluxdrm.bridge.pmix.Info;
-import io.fluxdrm.bridge.pmix.InfoCodec;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.AllocInheritance;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.InfoCodec;
+import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.protocol.FluxPayloads;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.schemas.Schemas;
 import java.util.List;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.fluxdrm.bridge.pmix.Info;
 import io.fluxdrm.jobspec.JobspecValidator;
 import io.fluxdrm.jobspec.Level;
+import io.fluxdrm.pmix.Info;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;

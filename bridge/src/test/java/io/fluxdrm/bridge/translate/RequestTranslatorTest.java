@@ -1,17 +1,17 @@
 package io.fluxdrm.bridge.translate;
 
-import static io.fluxdrm.bridge.pmix.PmixKey.*;
 import static io.fluxdrm.bridge.translate.Fixtures.*;
+import static io.fluxdrm.pmix.PmixKey.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fluxdrm.bridge.pmix.AllocDirective;
-import io.fluxdrm.bridge.pmix.AllocInheritance;
-import io.fluxdrm.bridge.pmix.Info;
-import io.fluxdrm.bridge.pmix.InfoCodec;
-import io.fluxdrm.bridge.pmix.PmixDataType;
-import io.fluxdrm.bridge.pmix.PmixProc;
-import io.fluxdrm.bridge.pmix.PmixStatus;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.AllocInheritance;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.InfoCodec;
+import io.fluxdrm.pmix.PmixDataType;
+import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;

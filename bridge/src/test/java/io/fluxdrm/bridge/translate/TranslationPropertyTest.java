@@ -1,13 +1,13 @@
 package io.fluxdrm.bridge.translate;
 
-import static io.fluxdrm.bridge.pmix.PmixKey.*;
 import static io.fluxdrm.bridge.translate.Fixtures.*;
+import static io.fluxdrm.pmix.PmixKey.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fluxdrm.bridge.pmix.AllocDirective;
-import io.fluxdrm.bridge.pmix.Info;
 import io.fluxdrm.jobspec.JobspecValidator;
 import io.fluxdrm.jobspec.Level;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.schemas.Schemas;

@@ -1,8 +1,8 @@
 package io.fluxdrm.sched.bench;
 
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.sched.Decision;
-import io.fluxdrm.sched.ReallocResponseType;
 import io.fluxdrm.sched.ResourceRequest;
 import io.fluxdrm.sched.SchedEvent;
 import io.fluxdrm.sched.SchedulerCore;

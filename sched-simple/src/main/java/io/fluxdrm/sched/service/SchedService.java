@@ -2,6 +2,7 @@ package io.fluxdrm.sched.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Flags;
 import io.fluxdrm.rpc.Json;
@@ -18,7 +19,6 @@ import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
 import io.fluxdrm.sched.Decision;
 import io.fluxdrm.sched.JobspecRequests;
-import io.fluxdrm.sched.ReallocResponseType;
 import io.fluxdrm.sched.ResourceRequest;
 import io.fluxdrm.sched.SchedEvent;
 import io.fluxdrm.sched.SchedException;

@@ -1,0 +1,6 @@
+/**
+ * JMH benchmarks of the RFC 51 grow round trip application → shell → job manager → scheduler →
+ * application (issue 6): in one JVM on an in-memory hub, and across processes ({@code fluxdrm
+ * sched} and {@code fluxdrm bridge}) over ZeroMQ loopback.
+ */
+package io.fluxdrm.cli.bench;

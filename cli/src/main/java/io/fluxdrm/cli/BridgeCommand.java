@@ -1,0 +1,220 @@
+package io.fluxdrm.cli;
+
+import io.fluxdrm.jobmanager.JobManager;
+import io.fluxdrm.jobmanager.JobManagerException;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.net.ZmqClientKeys;
+import io.fluxdrm.rpc.zmtp.Z85;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fluxdrm bridge}: the bridge between a DVM and a scheduler as a process. For now it runs
+ * the job manager (RFC 27 towards the scheduler, RFC 51 towards the job shells) on a hub or broker,
+ * with its eventlogs in a state directory, and the {@code bridge} service that submits and ends
+ * jobs (decisions D137, D138).
+ */
+@Command(
+    name = "bridge",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the job manager of RFC 51 (job-manager: sched-hello/sched-ready with the scheduler,",
+      "realloc/release/realloc_cancel from job shells) and the 'bridge' service (submit, finish).",
+      "Logs one line per job event on stderr; stops cleanly on SIGINT or SIGTERM",
+      "(exit status 130 or 143); a usage error exits 2, a failure to start 1."
+    })
+final class BridgeCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(BridgeCommand.class);
+  private static final Pattern LOOPBACK_TCP =
+      Pattern.compile("tcp://(127(\\.\\d{1,3}){3}|localhost|\\[::1\\]):\\d{1,5}");
+
+  /** Any host name, IPv4 address or bracketed IPv6 address, and a port. */
+  private static final Pattern ANY_TCP =
+      Pattern.compile("tcp://([A-Za-z0-9][A-Za-z0-9.-]*|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}");
+
+  /** Exit status of a usage error. */
+  static final int EXIT_USAGE = 2;
+
+  @Option(
+      names = "--connect",
+      paramLabel = "ENDPOINT",
+      description =
+          "tcp://127.0.0.1:PORT ('fluxdrm sched --listen tcp://...', ZeroMQ on loopback; any"
+              + " host with --curve-cert and --curve-server-key),"
+              + " unix:DIR ('fluxdrm sched --listen unix:DIR') or local://PATH (a Flux broker's"
+              + " local connector)")
+  String connect;
+
+  @Option(
+      names = "--curve-cert",
+      paramLabel = "FILE",
+      description =
+          "This client's CURVE certificate ('fluxdrm keygen'; mode 0600), its public key listed"
+              + " in the scheduler's --curve-clients; for --connect tcp:// to any host")
+  Path curveCert;
+
+  @Option(
+      names = "--curve-server-key",
+      paramLabel = "Z85|FILE",
+      description =
+          "The hub's public key: 40 Z85 characters as 'fluxdrm keygen' printed them, or a"
+              + " certificate file holding it")
+  String curveServerKey;
+
+  @Option(
+      names = "--state-dir",
+      paramLabel = "DIR",
+      description = "The jobs' eventlogs (created if missing); jobs found there are recovered")
+  Path stateDir;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    String uri = uri();
+    if (stateDir == null) {
+      throw new CliError(
+          "--state-dir: missing (expected: a directory for the jobs' eventlogs)", EXIT_USAGE);
+    }
+    if (Files.exists(stateDir) && !Files.isDirectory(stateDir)) {
+      throw new CliError(
+          "--state-dir: " + stateDir + ": not a directory (expected: a directory for eventlogs)",
+          EXIT_USAGE);
+    }
+    ZmqClientKeys keys = keys();
+    JobManager jm;
+    try {
+      jm = JobManager.recover(stateDir, () -> System.currentTimeMillis() / 1000.0);
+    } catch (JobManagerException e) {
+      throw new CliError("--state-dir: " + e.getMessage());
+    }
+    Reactor reactor = Reactor.start("fluxdrm-bridge");
+    FluxHandle h = null;
+    try {
+      h =
+          uri.startsWith("tcp://")
+              ? FluxHandle.connectZmq(reactor, uri, keys)
+              : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
+      await(jm.start(h), "job-manager");
+      await(h.register(new BridgeService(jm, h.loop()).service()), BridgeService.NAME);
+      LOG.info("connected to {}; serving job-manager and bridge", uri);
+      return serve(reactor, h);
+    } catch (RpcException e) {
+      if (h != null) {
+        h.close();
+      }
+      reactor.close();
+      throw new CliError("--connect: " + uri + ": " + e.getMessage());
+    }
+  }
+
+  /** The connector URI of {@code --connect}, or a usage error. */
+  private String uri() {
+    if (connect == null) {
+      throw new CliError(
+          "--connect: missing (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)",
+          EXIT_USAGE);
+    }
+    boolean curve = curveCert != null || curveServerKey != null;
+    if (connect.startsWith("tcp://")) {
+      if (curve && !ANY_TCP.matcher(connect).matches()) {
+        throw new CliError(
+            "--connect: \"" + connect + "\" (expected: tcp://HOST:PORT)", EXIT_USAGE);
+      }
+      if (!curve && !LOOPBACK_TCP.matcher(connect).matches()) {
+        throw new CliError(
+            "--connect: \""
+                + connect
+                + "\" (expected: tcp://HOST:PORT on loopback, or --curve-cert with"
+                + " --curve-server-key for any host)",
+            EXIT_USAGE);
+      }
+      return connect;
+    }
+    if (curve) {
+      throw new CliError(
+          (curveCert != null ? "--curve-cert" : "--curve-server-key")
+              + ": not with --connect "
+              + connect
+              + " (expected: --connect tcp://HOST:PORT)",
+          EXIT_USAGE);
+    }
+    if (connect.startsWith("unix:") && connect.length() > "unix:".length()) {
+      return "local://" + Path.of(connect.substring("unix:".length())).resolve("local");
+    }
+    if (connect.startsWith("local://") && connect.length() > "local://".length()) {
+      return connect;
+    }
+    throw new CliError(
+        "--connect: \"" + connect + "\" (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)",
+        EXIT_USAGE);
+  }
+
+  /** The CURVE keys of {@code --curve-cert} and {@code --curve-server-key}, or null for none. */
+  private ZmqClientKeys keys() {
+    if (curveCert == null && curveServerKey == null) {
+      return null;
+    }
+    if (curveCert == null || curveServerKey == null) {
+      throw new CliError(
+          (curveCert == null
+                  ? "--curve-server-key: without --curve-cert"
+                  : "--curve-cert: without --curve-server-key")
+              + " (expected: both, or neither for loopback)",
+          EXIT_USAGE);
+    }
+    String server = serverKey(curveServerKey);
+    CurveCert mine = CurveCert.readSecret(curveCert);
+    return new ZmqClientKeys(server, mine.publicKey(), mine.secretKey());
+  }
+
+  /**
+   * The hub's public key from {@code --curve-server-key}: a file of that name is a certificate
+   * (public, or secret and private to its owner); anything else must be a Z85 key.
+   */
+  static String serverKey(String arg) {
+    Path file = Path.of(arg.isEmpty() ? "." : arg);
+    if (!arg.isEmpty() && Files.isRegularFile(file)) {
+      return CurveCert.read(file).publicKey();
+    }
+    if (arg.length() != Z85.KEY_CHARS) {
+      throw new CliError(
+          "--curve-server-key: \""
+              + arg
+              + "\": no such file, and "
+              + arg.length()
+              + " characters (expected: a certificate file, or a key of "
+              + Z85.KEY_CHARS
+              + " Z85 characters)",
+          EXIT_USAGE);
+    }
+    try {
+      CurveCert.decodeKey("--curve-server-key", arg);
+    } catch (CliError e) {
+      throw new CliError(e.getMessage(), EXIT_USAGE);
+    }
+    return arg;
+  }
+
+  private static void await(CompletableFuture<Void> f, String what) throws InterruptedException {
+    Daemon.await(f, what, " (is the hub there?)");
+  }
+
+  /** Runs until SIGINT or SIGTERM; the shutdown hook disconnects and stops the reactor. */
+  private static int serve(Reactor reactor, FluxHandle h) throws InterruptedException {
+    return Daemon.serve(
+        LOG,
+        "fluxdrm-bridge",
+        reactor,
+        // on the loop, so the hub gets the DISCONNECT before the reactor stops
+        () -> reactor.runAndWait(h::close, Duration.ofSeconds(2)));
+  }
+}

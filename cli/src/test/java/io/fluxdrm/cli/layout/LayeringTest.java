@@ -1,0 +1,80 @@
+package io.fluxdrm.cli.layout;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every module's main classes keep the layering of docs/architecture.md, and each rule is shown to
+ * catch a violation: the fixtures under {@code io.fluxdrm.*.layoutfixture} (test classes of this
+ * module, never part of the main import) each break exactly one rule.
+ */
+class LayeringTest {
+  private static final JavaClasses MAIN =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("io.fluxdrm");
+
+  @Test
+  void theMainClassesOfEveryModuleAreImported() {
+    assertThat(MAIN.containPackage("io.fluxdrm.sched")).isTrue();
+    assertThat(MAIN.containPackage("io.fluxdrm.pmix")).isTrue();
+    assertThat(MAIN.containPackage("io.fluxdrm.jobmanager")).isTrue();
+    assertThat(MAIN.containPackage("io.fluxdrm.bridge.translate")).isTrue();
+    assertThat(MAIN.containPackage("io.fluxdrm.cli")).isTrue();
+    assertThat(MAIN.stream().anyMatch(c -> c.getPackageName().contains("layoutfixture"))).isFalse();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("rules")
+  void mainClassesKeepTheRule(String name, ArchRule rule) {
+    rule.check(MAIN);
+  }
+
+  static Stream<Arguments> rules() {
+    return Layering.ALL.stream().map(r -> Arguments.of(r.getDescription(), r));
+  }
+
+  @ParameterizedTest(name = "{0} is caught")
+  @MethodSource("violations")
+  void eachRuleCatchesItsFixture(String name, ArchRule rule, Class<?> fixture) {
+    JavaClasses fixtures = new ClassFileImporter().importClasses(fixture);
+    EvaluationResult result = rule.evaluate(fixtures);
+    assertThat(result.hasViolation()).as(name).isTrue();
+    assertThat(result.getFailureReport().getDetails())
+        .anyMatch(line -> line.contains(fixture.getName()));
+  }
+
+  static Stream<Arguments> violations() {
+    return Stream.of(
+        Arguments.of(
+            "a core on the hub",
+            Layering.PURE_CORES_NO_NET,
+            io.fluxdrm.shell.core.layoutfixture.CoreOnTheNet.class),
+        Arguments.of(
+            "pmix on rpc",
+            Layering.PMIX_NOTHING_FLUX_SIDE,
+            io.fluxdrm.pmix.layoutfixture.PmixOnRpc.class),
+        Arguments.of(
+            "a library on the cli",
+            Layering.NOTHING_IMPORTS_CLI,
+            io.fluxdrm.bridge.layoutfixture.BridgeOnCli.class),
+        Arguments.of(
+            "the job manager on pmix",
+            Layering.JOB_MANAGER_NO_BRIDGE_NOR_PMIX,
+            io.fluxdrm.jobmanager.layoutfixture.JobManagerOnPmix.class),
+        Arguments.of(
+            "a library on slf4j-simple",
+            Layering.LIBRARIES_NO_BINDING,
+            io.fluxdrm.rset.layoutfixture.RsetOnBinding.class));
+  }
+}

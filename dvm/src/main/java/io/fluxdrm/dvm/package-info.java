@@ -1,0 +1,2 @@
+/** The reference DVM (PRRTE-like) behind the DVM port: the next issue. */
+package io.fluxdrm.dvm;

@@ -1,0 +1,88 @@
+package io.fluxdrm.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rset.ResourceSet;
+import java.math.BigInteger;
+
+/**
+ * The other Flux payloads around a reallocation (RFC 27 {@code sched.free}, RFC 51 {@code
+ * sched.realloc_cancel}, RFC 51 "Reallocation" and RFC 27 "Free") and the unsigned 64-bit
+ * identifiers they carry (decision D11: job ids and alloc ids never pass through a double).
+ */
+public final class FluxPayloads {
+  private FluxPayloads() {}
+
+  private static final BigInteger UINT64_MAX =
+      BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
+
+  /**
+   * {@code sched.free {"id": JOB, "R": R, "final": FINAL}}: after a shrink, once the job has let go
+   * of R ({@code final} false); at the job's end, everything it still holds ({@code final} true).
+   *
+   * @param jobId the job id (unsigned)
+   * @param r the resources freed
+   * @param fin whether this is the job's last free
+   * @return a new payload
+   */
+  public static ObjectNode free(long jobId, ResourceSet r, boolean fin) {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.set("id", id(jobId));
+    o.set("R", r.toJson());
+    o.put("final", fin);
+    return o;
+  }
+
+  /**
+   * {@code sched.realloc_cancel {"matchtag": N}} (seed 004, D3).
+   *
+   * @param matchtag the matchtag of the pending {@code sched.realloc}
+   * @return a new payload
+   */
+  public static ObjectNode reallocCancel(long matchtag) {
+    ObjectNode o = JsonNodeFactory.instance.objectNode();
+    o.put("matchtag", matchtag);
+    return o;
+  }
+
+  /**
+   * An unsigned 64-bit identifier as a JSON integer.
+   *
+   * @param id the identifier, its 64 bits read as unsigned
+   * @return a number node
+   */
+  public static JsonNode id(long id) {
+    if (id >= 0 && id <= Integer.MAX_VALUE) {
+      return JsonNodeFactory.instance.numberNode((int) id);
+    }
+    return id >= 0
+        ? JsonNodeFactory.instance.numberNode(id)
+        : JsonNodeFactory.instance.numberNode(new BigInteger(Long.toUnsignedString(id)));
+  }
+
+  /**
+   * Reads an unsigned 64-bit identifier: a JSON integer from 0 to 18446744073709551615, never a
+   * fraction or a float.
+   *
+   * @param node the value
+   * @param where its location, for the message
+   * @return the identifier's 64 bits
+   * @throws ProtocolException for anything else
+   */
+  public static long readId(JsonNode node, String where) {
+    if (node == null || !node.isIntegralNumber()) {
+      throw new ProtocolException(
+          where
+              + ": "
+              + (node == null ? "missing" : node.toString())
+              + " (expected: an integer from 0 to 18446744073709551615)");
+    }
+    BigInteger b = node.bigIntegerValue();
+    if (b.signum() < 0 || b.compareTo(UINT64_MAX) > 0) {
+      throw new ProtocolException(
+          where + ": " + b + " (expected: an integer from 0 to 18446744073709551615)");
+    }
+    return b.longValue();
+  }
+}
