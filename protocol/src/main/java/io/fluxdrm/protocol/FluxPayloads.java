@@ -3,8 +3,9 @@ package io.fluxdrm.protocol;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.JobId;
+import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rset.ResourceSet;
-import java.math.BigInteger;
 
 /**
  * The other Flux payloads around a reallocation (RFC 27 {@code sched.free}, RFC 51 {@code
@@ -13,9 +14,6 @@ import java.math.BigInteger;
  */
 public final class FluxPayloads {
   private FluxPayloads() {}
-
-  private static final BigInteger UINT64_MAX =
-      BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
   /**
    * {@code sched.free {"id": JOB, "R": R, "final": FINAL}}: after a shrink, once the job has let go
@@ -53,17 +51,12 @@ public final class FluxPayloads {
    * @return a number node
    */
   public static JsonNode id(long id) {
-    if (id >= 0 && id <= Integer.MAX_VALUE) {
-      return JsonNodeFactory.instance.numberNode((int) id);
-    }
-    return id >= 0
-        ? JsonNodeFactory.instance.numberNode(id)
-        : JsonNodeFactory.instance.numberNode(new BigInteger(Long.toUnsignedString(id)));
+    return JobId.json(id);
   }
 
   /**
    * Reads an unsigned 64-bit identifier: a JSON integer from 0 to 18446744073709551615, never a
-   * fraction or a float.
+   * fraction or a float ({@link JobId#read}).
    *
    * @param node the value
    * @param where its location, for the message
@@ -71,18 +64,10 @@ public final class FluxPayloads {
    * @throws ProtocolException for anything else
    */
   public static long readId(JsonNode node, String where) {
-    if (node == null || !node.isIntegralNumber()) {
-      throw new ProtocolException(
-          where
-              + ": "
-              + (node == null ? "missing" : node.toString())
-              + " (expected: an integer from 0 to 18446744073709551615)");
+    try {
+      return JobId.read(node, where);
+    } catch (RpcException e) {
+      throw new ProtocolException(e.getMessage());
     }
-    BigInteger b = node.bigIntegerValue();
-    if (b.signum() < 0 || b.compareTo(UINT64_MAX) > 0) {
-      throw new ProtocolException(
-          where + ": " + b + " (expected: an integer from 0 to 18446744073709551615)");
-    }
-    return b.longValue();
   }
 }

@@ -1,13 +1,20 @@
 package io.fluxdrm.rpc;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.math.BigInteger;
+
 /**
- * RFC 19 job ids (FLUIDs, unsigned 64 bits) in their F58 text form: base58 digits of the id, most
- * significant first, after an {@code ƒ} (for people and logs) or an ASCII {@code f} (in service
- * names such as {@code <uid>-shell-f...}).
+ * RFC 19 job ids (FLUIDs, unsigned 64 bits), the one home of their forms: F58 text (base58 digits
+ * of the id, most significant first, after an {@code ƒ} for people and logs or an ASCII {@code f}
+ * in service names such as {@code <uid>-shell-f...}), the dotted hex of KVS keys, and the JSON
+ * integer of RPC payloads (RFC 27, RFC 51), read and written as unsigned, never as a double.
  */
 public final class JobId {
   private static final String ALPHABET =
       "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+  private static final BigInteger UINT64_MAX =
+      BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
 
   private JobId() {}
 
@@ -29,5 +36,54 @@ public final class JobId {
       n = Long.divideUnsigned(n, 58);
     } while (n != 0);
     return b.reverse().toString();
+  }
+
+  /** 16 hex digits in groups of four, as flux-core's KVS job keys: {@code 0000.0005.4f00.0000}. */
+  public static String dothex(long id) {
+    String h = String.format("%016x", id);
+    return h.substring(0, 4)
+        + "."
+        + h.substring(4, 8)
+        + "."
+        + h.substring(8, 12)
+        + "."
+        + h.substring(12, 16);
+  }
+
+  /** {@code id} as a JSON integer, its 64 bits read as unsigned (D11: never a double). */
+  public static JsonNode json(long id) {
+    if (id >= 0 && id <= Integer.MAX_VALUE) {
+      return JsonNodeFactory.instance.numberNode((int) id);
+    }
+    return id >= 0
+        ? JsonNodeFactory.instance.numberNode(id)
+        : JsonNodeFactory.instance.numberNode(new BigInteger(Long.toUnsignedString(id)));
+  }
+
+  /**
+   * Reads an unsigned 64-bit id: a JSON integer from 0 to 18446744073709551615, never a fraction or
+   * a float (D11).
+   *
+   * @param node the value (null when the key is missing)
+   * @param where its location, for the message, e.g. {@code sched.free: /id}
+   * @return the id's 64 bits
+   * @throws RpcException EPROTO, saying where and why, for anything else
+   */
+  public static long read(JsonNode node, String where) {
+    if (node == null || !node.isIntegralNumber()) {
+      throw new RpcException(
+          Errno.EPROTO,
+          where
+              + ": "
+              + (node == null ? "missing" : node.toString())
+              + " (expected: an integer from 0 to 18446744073709551615)");
+    }
+    BigInteger b = node.bigIntegerValue();
+    if (b.signum() < 0 || b.compareTo(UINT64_MAX) > 0) {
+      throw new RpcException(
+          Errno.EPROTO,
+          where + ": " + b + " (expected: an integer from 0 to 18446744073709551615)");
+    }
+    return b.longValue();
   }
 }

@@ -1,11 +1,14 @@
 package io.fluxdrm.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** RFC 19 F58 of job ids, including ids above 2^63 read as unsigned. */
+/** RFC 19 job id forms (F58, dotted hex, JSON), including ids above 2^63 read as unsigned. */
 class JobIdTest {
 
   @ParameterizedTest(name = "{0} -> {1}")
@@ -20,5 +23,44 @@ class JobIdTest {
   void f58_id_base58Digits(long id, String f58, String plain) {
     assertThat(JobId.f58(id)).isEqualTo(f58);
     assertThat(JobId.f58plain(id)).isEqualTo(plain);
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    "0, 0000.0000.0000.0000",
+    "88097161216, 0000.0014.8300.0000",
+    "-1, ffff.ffff.ffff.ffff",
+  })
+  void dothex_id_sixteenHexDigitsInFours(long id, String dothex) {
+    assertThat(JobId.dothex(id)).isEqualTo(dothex);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"0", "7", "2147483648", "9223372036854775807", "18446744073709551615"})
+  void json_read_roundTripsEveryUnsignedId(String text) throws Exception {
+    long id = JobId.read(JSON.readTree(text), "/id");
+
+    assertThat(Long.toUnsignedString(id)).isEqualTo(text);
+    assertThat(JSON.writeValueAsString(JobId.json(id))).isEqualTo(text);
+  }
+
+  @Test
+  void read_notAnUnsignedInteger_locatedEproto() throws Exception {
+    assertThatThrownBy(() -> JobId.read(null, "sched.free: /id"))
+        .isInstanceOfSatisfying(
+            RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EPROTO))
+        .hasMessage(
+            "sched.free: /id: missing (expected: an integer from 0 to 18446744073709551615)");
+    assertThatThrownBy(() -> JobId.read(JSON.readTree("1.5"), "/id"))
+        .hasMessage("/id: 1.5 (expected: an integer from 0 to 18446744073709551615)");
+    assertThatThrownBy(() -> JobId.read(JSON.readTree("-1"), "/id"))
+        .hasMessage("/id: -1 (expected: an integer from 0 to 18446744073709551615)");
+    assertThatThrownBy(() -> JobId.read(JSON.readTree("18446744073709551616"), "/id"))
+        .hasMessage(
+            "/id: 18446744073709551616 (expected: an integer from 0 to 18446744073709551615)");
+    assertThatThrownBy(() -> JobId.read(JSON.readTree("\"7\""), "/id"))
+        .hasMessage("/id: \"7\" (expected: an integer from 0 to 18446744073709551615)");
   }
 }

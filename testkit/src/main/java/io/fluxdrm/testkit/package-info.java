@@ -1,0 +1,6 @@
+/**
+ * Test support shared by every module's tests, consumed in test scope: {@link
+ * io.fluxdrm.testkit.InvariantsExtension} checks registered invariants after every step and every
+ * test, and {@link io.fluxdrm.testkit.StepTable} reads the cores' step tables.
+ */
+package io.fluxdrm.testkit;
