@@ -22,7 +22,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code fluxdrm R}: the twin of flux-core's {@code flux R} (RFC 20 resource sets). */
+/**
+ * {@code fluxdrm R}: the twin of flux-core's {@code flux R} (RFC 20 resource sets).
+ *
+ * <p>Why one class: each subcommand is a short picocli method over {@code ResourceSet}, and they
+ * share the reading of R documents from standard input and the error wording, as {@code flux R}'s
+ * one Python module does.
+ */
 @Command(
     name = "R",
     mixinStandardHelpOptions = true,

@@ -13,6 +13,10 @@ import java.util.Set;
  * Spelling and values are OpenPMIx's ({@code pmix_common.h}). Two later additions (openpmix #4191:
  * {@code PMIX_SPAWN_ALLOC}, {@code PMIX_ALLOC_REQ_DIRECTIVE}) have no key string yet and are not
  * here.
+ *
+ * <p>Why one class: it is the catalog of PMIx's attribute names, one constant per key with its
+ * type, as {@code pmix_common.h} lists them in one place; splitting it would make the bridge look a
+ * key up in several.
  */
 public final class PmixKey {
   private PmixKey() {}

@@ -20,6 +20,9 @@ import java.util.NoSuchElementException;
  *
  * <p>Operations that must look at every host ({@link #expand()}, {@link #intersect}, {@link
  * #minus}, {@link #deleteAll}) refuse lists of more than {@link #EXPANSION_LIMIT} hosts.
+ *
+ * <p>Why one class: it is one immutable value with libhostlist's whole algebra, whose operations
+ * share the private run representation and its width rules (D18–D21).
  */
 public final class Hostlist {
 

@@ -16,6 +16,9 @@ import java.util.stream.StreamSupport;
  * ascending order without duplicates or leading zeros, {@code lo-hi} ranges with {@code hi > lo},
  * optionally one outer pair of brackets, ids up to {@value #MAX_ID}. {@link #toString()} gives the
  * canonical ranged form ({@code 1,7-9}), as R_lite writes it.
+ *
+ * <p>Why one class: it is one immutable value with flux-core's whole idset algebra (parse, encode,
+ * union, difference, intersection, slicing), all working on the same private range array.
  */
 public final class IdSet implements Iterable<Integer> {
 

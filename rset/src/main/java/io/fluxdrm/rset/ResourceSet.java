@@ -27,6 +27,10 @@ import java.util.TreeSet;
  * properties, times and {@code scheduling} survive. The targets keep librlist's list order, which
  * {@link #summary()} follows; the JSON is always in rank order. Operations work by rank: a rank
  * left without resources disappears with its host and properties.
+ *
+ * <p>Why one class: it is one immutable value carrying librlist's algebra, and every operation must
+ * keep the same per-rank rules for hosts, properties and times; the JSON codec is apart ({@code
+ * RCodec}).
  */
 public final class ResourceSet {
 

@@ -62,6 +62,10 @@ import java.util.Set;
  *       PMIX_ERR_BAD_PARAM}; an allocation or node the job does not hold with {@code
  *       PMIX_ERR_NOT_FOUND}.
  * </ul>
+ *
+ * <p>Why one class: it is the one table from PMIx directives and keys to RFC 51 requests, and each
+ * directive's rule refers to the shared key checks; split by directive, those checks would be
+ * written again.
  */
 public final class RequestTranslator {
   private RequestTranslator() {}

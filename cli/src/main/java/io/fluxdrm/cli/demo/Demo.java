@@ -65,6 +65,9 @@ import org.slf4j.LoggerFactory;
  * q more (waits) and cancels the request ({@code PMIX_ALLOC_REQ_CANCEL}); both jobs end ({@code
  * sched.free final:true}); the pool is whole again. The DVM stage of the architecture is not in the
  * chain yet; it would sit between the application and the facade (decision D146).
+ *
+ * <p>Why one class: it is one story told in order, each step a few lines that set up the next; the
+ * actors it drives (scheduler, job manager, facades) live in their own modules.
  */
 public final class Demo {
   private static final Logger LOG = LoggerFactory.getLogger(Demo.class);
