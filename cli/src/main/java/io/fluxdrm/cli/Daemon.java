@@ -66,6 +66,14 @@ final class Daemon {
    */
   static int serve(Logger log, String name, Reactor reactor, Runnable beforeClose)
       throws InterruptedException {
+    // a reactor that dies (OutOfMemoryError, another Error) serves nothing: exit 70 with one line
+    // on stderr rather than stay up and silent (issue 12, finding 1)
+    Reactor.onFatal(
+        (r, cause) -> {
+          System.err.println("fluxdrm " + name + ": fatal: reactor " + r + " stopped: " + cause);
+          System.err.flush();
+          Runtime.getRuntime().halt(Reactor.FATAL_EXIT);
+        });
     CountDownLatch stopped = new CountDownLatch(1);
     Runnable stop =
         () -> {

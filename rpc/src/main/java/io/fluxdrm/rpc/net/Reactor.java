@@ -48,6 +48,48 @@ public final class Reactor implements EventLoop, AutoCloseable {
 
   private final long spinNanos;
 
+  /**
+   * What the process does when a reactor dies of a fatal error (an {@link Error} such as {@link
+   * OutOfMemoryError} escaping a handler, or a failed selector): a dead reactor serves nothing, so
+   * the process must not stay up silently (issue 12, finding 1).
+   */
+  @FunctionalInterface
+  public interface FatalHandler {
+    /** Called once, on the dying reactor's thread, after it closed its sockets. */
+    void fatal(String reactor, Throwable cause);
+  }
+
+  /** The exit status of the default fatal handler (EX_SOFTWARE of sysexits.h). */
+  public static final int FATAL_EXIT = 70;
+
+  /** The default: an error log line, one line on stderr, and exit status {@link #FATAL_EXIT}. */
+  public static final FatalHandler EXIT_ON_FATAL =
+      (name, cause) -> {
+        String line = "reactor " + name + " stopped: " + describe(cause);
+        LOG.error("{}", line);
+        System.err.println("fluxdrm: " + line);
+        System.err.flush();
+        Runtime.getRuntime().halt(FATAL_EXIT);
+      };
+
+  private static volatile FatalHandler fatalHandler = EXIT_ON_FATAL;
+
+  /** Sets what every reactor of this process does when it dies of a fatal error. */
+  public static void onFatal(FatalHandler h) {
+    fatalHandler = java.util.Objects.requireNonNull(h, "handler");
+  }
+
+  /** Returns "ClassName: message" of a throwable, on one line. */
+  static String describe(Throwable t) {
+    String m = t.getMessage();
+    return t.getClass().getSimpleName() + (m == null ? "" : ": " + m.replaceAll("[\\r\\n]+", " "));
+  }
+
+  /** How long the accept loop pauses after a failed accept, e.g. no descriptors left. */
+  static final Duration ACCEPT_BACKOFF = Duration.ofMillis(200);
+
+  private Throwable fatal;
+
   private Reactor(String name, long spinNanos) {
     this.spinNanos = spinNanos;
     try {
@@ -192,7 +234,23 @@ public final class Reactor implements EventLoop, AutoCloseable {
             try {
               ch = server.accept();
             } catch (IOException e) {
-              LOG.warn("{}: accept: {}", name, e.getMessage());
+              // EMFILE, ENFILE and the like last: a pending connection keeps the socket ready, so
+              // retrying at once spins; stop accepting, log once, re-arm after a pause (issue 12,
+              // finding 9)
+              LOG.warn(
+                  "{}: accept: {}; not accepting for {} ms",
+                  name,
+                  e.getMessage(),
+                  ACCEPT_BACKOFF.toMillis());
+              acceptPauses++;
+              k.interestOps(0);
+              schedule(
+                  ACCEPT_BACKOFF,
+                  () -> {
+                    if (k.isValid()) {
+                      k.interestOps(SelectionKey.OP_ACCEPT);
+                    }
+                  });
               return;
             }
             if (ch == null) {
@@ -201,6 +259,13 @@ public final class Reactor implements EventLoop, AutoCloseable {
             accept.accept(ch);
           }
         });
+  }
+
+  private long acceptPauses;
+
+  /** Returns how often accepting paused after a failure (on the loop only; for tests). */
+  long acceptPauses() {
+    return acceptPauses;
   }
 
   /** Remembers a resource to close when the reactor stops (on the loop only). */
@@ -245,9 +310,11 @@ public final class Reactor implements EventLoop, AutoCloseable {
           }
         }
       }
-    } catch (IOException e) {
-      LOG.error("reactor selector failed", e);
+    } catch (IOException | Error e) {
+      // a reactor that stops serving must not leave the process up and silent
+      fatal = e;
     } finally {
+      running = false;
       for (AutoCloseable c : List.copyOf(resources)) {
         try {
           c.close();
@@ -268,6 +335,13 @@ public final class Reactor implements EventLoop, AutoCloseable {
         LOG.debug("selector close", e);
       }
       stopped.countDown();
+      if (fatal != null) {
+        try {
+          fatalHandler.fatal(thread.getName(), fatal);
+        } catch (Throwable t) {
+          Runtime.getRuntime().halt(FATAL_EXIT);
+        }
+      }
     }
   }
 
@@ -325,6 +399,7 @@ public final class Reactor implements EventLoop, AutoCloseable {
     }
   }
 
+  /** Runs a handler; an exception is logged and the loop goes on, an {@link Error} ends it. */
   private static void safely(Runnable r) {
     try {
       r.run();

@@ -261,7 +261,12 @@ final class Router {
         Message.event(topic, seq, payload)
             .withFlags(flags & Flags.PRIVATE, 0)
             .withCredentials(c.userid(), c.rolemask());
-    for (PeerState ps : peers.values()) {
+    // a snapshot: a subscriber whose queue overflows may be disconnected (and removed from peers)
+    // by the send itself, as a Unix-socket peer is (issue 12, finding 11)
+    for (PeerState ps : List.copyOf(peers.values())) {
+      if (peers.get(ps.peer.id()) != ps) {
+        continue; // disconnected by an earlier send of this broadcast
+      }
       if ((flags & Flags.PRIVATE) != 0
           && !ps.peer.credentials().isOwner()
           && ps.peer.credentials().userid() != c.userid()) {

@@ -118,6 +118,99 @@ public final class ZmqHubListener implements AutoCloseable {
   }
 
   /**
+   * What one listener lets its peers hold (issue 12, findings 1, 9 and 10). A peer's key is its
+   * CURVE long-term key, or without CURVE its (shared) loopback user id.
+   *
+   * @param maxConnections connections open at once, handshaking or not; more are closed at accept
+   * @param maxPerKey connections with a finished handshake per key; more are refused
+   * @param memory bytes the incomplete frames and messages of all connections may hold
+   * @param memoryPerKey bytes those of one key's connections may hold
+   * @param frameFloor the least time a frame in progress is given
+   * @param frameMinRate bytes per second a large frame must arrive at beyond the floor
+   */
+  public record Limits(
+      int maxConnections,
+      int maxPerKey,
+      long memory,
+      long memoryPerKey,
+      Duration frameFloor,
+      long frameMinRate) {
+    /** System property: {@link #maxConnections}. */
+    public static final String MAX_CONNECTIONS = "fluxdrm.zmq.max-connections";
+
+    /** System property: {@link #maxPerKey}. */
+    public static final String MAX_PER_KEY = "fluxdrm.zmq.max-connections-per-key";
+
+    /** System property: {@link #memory}, in MiB. */
+    public static final String MEMORY = "fluxdrm.zmq.frame-memory-mib";
+
+    /** System property: {@link #memoryPerKey}, in MiB. */
+    public static final String MEMORY_PER_KEY = "fluxdrm.zmq.frame-memory-per-key-mib";
+
+    /** Checks the values. */
+    public Limits {
+      if (maxConnections < 1 || maxPerKey < 1 || memory < 0 || memoryPerKey < 0) {
+        throw new IllegalArgumentException(
+            "limits: connections below 1 or negative memory (expected: 1 or more, 0 or more)");
+      }
+      Objects.requireNonNull(frameFloor, "frameFloor");
+      if (frameFloor.isNegative() || frameFloor.isZero() || frameMinRate <= 0) {
+        throw new IllegalArgumentException(
+            "limits: frame floor and rate must be positive (expected: more than zero)");
+      }
+    }
+
+    /**
+     * The defaults, each overridden by its system property when set to a valid number: 1024
+     * connections, 256 per key, frame memory a quarter of the heap (at most 256 MiB, at least 16
+     * MiB) and per key 80 MiB (one largest message and its envelope; at most the total).
+     */
+    public static Limits defaults() {
+      long quarter = Math.max(16, Math.min(256, (Runtime.getRuntime().maxMemory() / 4) >> 20));
+      long total = property(MEMORY, quarter, 0, 1L << 30);
+      return new Limits(
+          (int) property(MAX_CONNECTIONS, 1024, 1, Integer.MAX_VALUE),
+          (int) property(MAX_PER_KEY, 256, 1, Integer.MAX_VALUE),
+          total << 20,
+          property(MEMORY_PER_KEY, Math.min(80, total), 0, 1L << 30) << 20,
+          ZmtpConnection.FRAME_FLOOR,
+          ZmtpConnection.MIN_RATE);
+    }
+
+    private static long property(String name, long dflt, long min, long max) {
+      String v = System.getProperty(name);
+      if (v == null || v.isBlank()) {
+        return dflt;
+      }
+      try {
+        long n = Long.parseLong(v.trim());
+        if (n >= min && n <= max) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      LOG.warn("{}={}: not a number from {} to {}; using {}", name, v, min, max, dflt);
+      return dflt;
+    }
+
+    /** Returns these limits with other connection caps. */
+    public Limits withConnections(int total, int perKey) {
+      return new Limits(total, perKey, memory, memoryPerKey, frameFloor, frameMinRate);
+    }
+
+    /** Returns these limits with other memory budgets. */
+    public Limits withMemory(long total, long perKey) {
+      return new Limits(maxConnections, maxPerKey, total, perKey, frameFloor, frameMinRate);
+    }
+
+    /** Returns these limits with another frame progress rule. */
+    public Limits withFrameProgress(Duration floor, long minRate) {
+      return new Limits(maxConnections, maxPerKey, memory, memoryPerKey, floor, minRate);
+    }
+  }
+
+  /**
    * Listener settings.
    *
    * @param curve CURVE settings, or null for none (loopback only)
@@ -125,16 +218,19 @@ public final class ZmqHubListener implements AutoCloseable {
    * @param maxMessageSize the largest message accepted; a larger one closes its sender's connection
    * @param maxQueuedBytes the output queued for a peer beyond which its connection is closed
    * @param liveness how a peer that vanishes is noticed
+   * @param limits connection caps and memory budgets
    */
   public record Options(
       Curve curve,
       Credentials loopbackCredentials,
       int maxMessageSize,
       long maxQueuedBytes,
-      Liveness liveness) {
-    /** Requires liveness settings. */
+      Liveness liveness,
+      Limits limits) {
+    /** Requires liveness settings and limits. */
     public Options {
       Objects.requireNonNull(liveness, "liveness");
+      Objects.requireNonNull(limits, "limits");
     }
 
     /** Returns options without CURVE giving every peer the given credentials. */
@@ -144,7 +240,8 @@ public final class ZmqHubListener implements AutoCloseable {
           credentials,
           LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
           LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
-          Liveness.DEFAULT);
+          Liveness.DEFAULT,
+          Limits.defaults());
     }
 
     /** Returns options with CURVE. */
@@ -154,17 +251,23 @@ public final class ZmqHubListener implements AutoCloseable {
           null,
           LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
           LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
-          Liveness.DEFAULT);
+          Liveness.DEFAULT,
+          Limits.defaults());
     }
 
     /** Returns these options with other size limits. */
     public Options withLimits(int maxMessage, long maxQueued) {
-      return new Options(curve, loopbackCredentials, maxMessage, maxQueued, liveness);
+      return new Options(curve, loopbackCredentials, maxMessage, maxQueued, liveness, limits);
+    }
+
+    /** Returns these options with other connection and memory limits. */
+    public Options withLimits(Limits l) {
+      return new Options(curve, loopbackCredentials, maxMessageSize, maxQueuedBytes, liveness, l);
     }
 
     /** Returns these options with other liveness settings. */
     public Options withLiveness(Liveness l) {
-      return new Options(curve, loopbackCredentials, maxMessageSize, maxQueuedBytes, l);
+      return new Options(curve, loopbackCredentials, maxMessageSize, maxQueuedBytes, l, limits);
     }
   }
 
@@ -181,6 +284,10 @@ public final class ZmqHubListener implements AutoCloseable {
   private String endpoint;
   private int nextRoutingId = (int) System.nanoTime();
   private int handshakes;
+  private final MemoryBudget memory;
+  private final Map<String, MemoryBudget> keyMemory = new HashMap<>();
+  private final Map<String, Integer> perKey = new HashMap<>();
+  private long refusedAtAccept;
 
   private ZmqHubListener(
       Hub hub,
@@ -193,6 +300,7 @@ public final class ZmqHubListener implements AutoCloseable {
     this.options = options;
     this.handshakeTimeout = handshakeTimeout;
     this.serverKeys = serverKeys;
+    this.memory = new MemoryBudget("listener frame memory", options.limits().memory());
   }
 
   /** Decodes and checks the CURVE keys: the server's pair and every client key (EINVAL). */
@@ -318,6 +426,24 @@ public final class ZmqHubListener implements AutoCloseable {
   }
 
   private void accept(SocketChannel ch) {
+    Limits limits = options.limits();
+    if (connections.size() >= limits.maxConnections()) {
+      // closed before any byte is read or any key made: the cap bounds descriptors and memory
+      if (refusedAtAccept++ % 1000 == 0) {
+        LOG.warn(
+            "{}: {} connections open, the limit ({}); new connection closed ({} so far)",
+            endpoint,
+            connections.size(),
+            limits.maxConnections(),
+            refusedAtAccept);
+      }
+      try {
+        ch.close();
+      } catch (IOException c) {
+        LOG.debug("close: {}", c.getMessage());
+      }
+      return;
+    }
     String remote;
     try {
       ch.configureBlocking(false);
@@ -344,8 +470,11 @@ public final class ZmqHubListener implements AutoCloseable {
                 options.maxQueuedBytes(),
                 handshakeTimeout,
                 live.interval(),
-                live.timeout()),
+                live.timeout(),
+                limits.frameFloor(),
+                limits.frameMinRate()),
             "zeromq peer " + remote);
+    c.budgets(List.of(memory));
     connections.add(c);
     LOG.info("{}: connection from {}", endpoint, remote);
     c.start(
@@ -387,6 +516,27 @@ public final class ZmqHubListener implements AutoCloseable {
       z.close();
       return null;
     }
+    String keyName = keyOf(z);
+    int open = perKey.getOrDefault(keyName, 0);
+    if (open >= options.limits().maxPerKey()) {
+      LOG.warn(
+          "{}: {} connections of key {} open, the limit; connection closed",
+          z.name(),
+          open,
+          keyName);
+      connections.remove(z);
+      z.close();
+      return null;
+    }
+    perKey.put(keyName, open + 1);
+    z.budgets(
+        List.of(
+            memory,
+            keyMemory.computeIfAbsent(
+                keyName,
+                k ->
+                    new MemoryBudget(
+                        "frame memory of key " + k, options.limits().memoryPerKey()))));
     byte[] identity = z.peerProperty(NullMechanism.IDENTITY);
     String id =
         identity == null || identity.length == 0
@@ -411,7 +561,7 @@ public final class ZmqHubListener implements AutoCloseable {
           z.name());
       old.close("identity taken over");
     }
-    ZmqPeer p = new ZmqPeer(id, c, z);
+    ZmqPeer p = new ZmqPeer(id, c, z, keyName);
     peers.put(id, p);
     handshakes++;
     byte[] key = z.mechanism().peerKey();
@@ -424,6 +574,21 @@ public final class ZmqHubListener implements AutoCloseable {
         key == null ? "" : ", key " + Z85.encode(key));
     hub.router().connected(p);
     return p;
+  }
+
+  /** Returns the key a peer's limits count against: its CURVE key, or its loopback user id. */
+  private String keyOf(ZmtpConnection z) {
+    byte[] key = z.mechanism().peerKey();
+    return key != null ? Z85.encode(key) : "uid " + options.loopbackCredentials().userid();
+  }
+
+  /** Counts a peer of {@code key} gone (once per peer, from {@link ZmqPeer#gone}). */
+  private void releaseKey(String key) {
+    perKey.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
+    MemoryBudget b = keyMemory.get(key);
+    if (b != null && b.used() == 0 && !perKey.containsKey(key)) {
+      keyMemory.remove(key);
+    }
   }
 
   /** Returns the credentials of a peer: its CURVE key's, or the loopback ones without CURVE. */
@@ -483,12 +648,14 @@ public final class ZmqHubListener implements AutoCloseable {
     final String id;
     final Credentials credentials;
     final ZmtpConnection conn;
+    final String key;
     boolean closed;
 
-    ZmqPeer(String id, Credentials credentials, ZmtpConnection conn) {
+    ZmqPeer(String id, Credentials credentials, ZmtpConnection conn, String key) {
       this.id = id;
       this.credentials = credentials;
       this.conn = conn;
+      this.key = key;
     }
 
     @Override
@@ -519,6 +686,7 @@ public final class ZmqHubListener implements AutoCloseable {
         return;
       }
       closed = true;
+      releaseKey(key);
       peers.remove(id, this);
       hub.router().disconnected(this);
     }

@@ -69,7 +69,50 @@ final class ZmtpConnection {
       long maxQueuedBytes,
       Duration handshakeTimeout,
       Duration heartbeatInterval,
-      Duration heartbeatTimeout) {}
+      Duration heartbeatTimeout,
+      Duration frameFloor,
+      long frameMinRate) {
+    /** Settings with the default frame progress rule ({@link #FRAME_FLOOR}, {@link #MIN_RATE}). */
+    Settings(
+        int maxMessageSize,
+        long maxQueuedBytes,
+        Duration handshakeTimeout,
+        Duration heartbeatInterval,
+        Duration heartbeatTimeout) {
+      this(
+          maxMessageSize,
+          maxQueuedBytes,
+          handshakeTimeout,
+          heartbeatInterval,
+          heartbeatTimeout,
+          FRAME_FLOOR,
+          MIN_RATE);
+    }
+
+    /** Checks the frame progress rule. */
+    Settings {
+      if (frameFloor.isNegative() || frameFloor.isZero() || frameMinRate <= 0) {
+        throw new IllegalArgumentException(
+            "frame progress: floor and rate must be positive (expected: more than zero)");
+      }
+    }
+  }
+
+  /**
+   * The largest frame taken before the handshake is done: a NULL READY (type and an identity of at
+   * most 255 bytes) or a CURVE INITIATE (257 bytes and the metadata) fits with room to spare. A
+   * peer not yet authenticated makes the hub hold no more than this (issue 12, finding 1).
+   */
+  static final int HANDSHAKE_MAX_FRAME = 8 * 1024;
+
+  /** ZMTP 3.x (RFC 37, "The Identity property"): an identity is 0 to 255 octets. */
+  static final int MAX_IDENTITY = 255;
+
+  /** The least time any frame in progress is given to complete (issue 12, finding 10). */
+  static final Duration FRAME_FLOOR = Duration.ofSeconds(10);
+
+  /** The least rate, bytes per second, at which a large frame must arrive beyond the floor. */
+  static final long MIN_RATE = 1024 * 1024;
 
   private static final int READ_BUDGET = 256 * 1024;
   private static final int GATHER = 64;
@@ -105,6 +148,12 @@ final class ZmtpConnection {
   private long peerTtlNanos;
   private EventLoop.Cancellable handshakeTimer;
   private EventLoop.Cancellable tick;
+  private EventLoop.Cancellable frameTimer;
+  private long frameTimerAt = -1;
+  private long frameTimerSize = -2;
+  private List<MemoryBudget> budgets = List.of();
+  private long held;
+  private long frameStarted;
 
   ZmtpConnection(
       Reactor reactor,
@@ -120,7 +169,45 @@ final class ZmtpConnection {
     this.type = type;
     this.settings = settings;
     this.name = name;
-    this.decoder = new FrameDecoder(settings.maxMessageSize() + ENVELOPE);
+    this.decoder =
+        new FrameDecoder(Math.min(HANDSHAKE_MAX_FRAME, settings.maxMessageSize() + ENVELOPE));
+    this.decoder.setBudget(this::reserve);
+  }
+
+  /**
+   * Makes the memory of this connection's incomplete frames count against {@code list} (on the
+   * loop): e.g. a listener's budget, and once the peer's key is known the key's one as well.
+   */
+  void budgets(List<MemoryBudget> list) {
+    releaseHeld();
+    budgets = List.copyOf(list);
+  }
+
+  private boolean reserve(long bytes) {
+    for (int i = 0; i < budgets.size(); i++) {
+      if (!budgets.get(i).reserve(bytes)) {
+        for (int j = 0; j < i; j++) {
+          budgets.get(j).release(bytes);
+        }
+        LOG.debug(
+            "{}: {} of {} bytes used up", name, budgets.get(i).name(), budgets.get(i).limit());
+        return false;
+      }
+    }
+    held += bytes;
+    return true;
+  }
+
+  private void releaseHeld() {
+    for (MemoryBudget b : budgets) {
+      b.release(held);
+    }
+    held = 0;
+  }
+
+  /** Returns the bytes this connection's incomplete frames hold (for tests). */
+  long heldBytes() {
+    return held;
   }
 
   /** Starts driving the channel (on the loop); a pending connect is completed first. */
@@ -242,11 +329,66 @@ final class ZmtpConnection {
         readBuf.flip();
         consume(readBuf);
       }
+      if (!closed) {
+        watchFrame();
+      }
     } catch (ZmtpException e) {
       fail(e.getMessage(), true);
     } catch (IOException e) {
       fail(text(e), false);
     }
+  }
+
+  /**
+   * Gives the frame in progress a deadline proportional to its size with a floor: trickling a byte
+   * now and then keeps a connection alive but no longer holds a large buffer (issue 12, finding
+   * 10). A frame that completes in time, or the next one, replaces the deadline.
+   */
+  private void watchFrame() {
+    if (!decoder.midFrame()) {
+      if (frameTimer != null) {
+        frameTimer.cancel();
+        frameTimer = null;
+      }
+      frameTimerAt = -1;
+      return;
+    }
+    long size = decoder.claimedSize();
+    if (frameTimer != null && frameTimerAt == decoder.frameAt() && frameTimerSize == size) {
+      return;
+    }
+    if (frameTimer != null) {
+      frameTimer.cancel();
+    }
+    long at = decoder.frameAt();
+    long started = frameTimerAt == at ? frameStarted : reactor.nanoTime();
+    frameStarted = started;
+    frameTimerAt = at;
+    frameTimerSize = size;
+    long allowed =
+        settings.frameFloor().toNanos()
+            + (size <= 0 ? 0 : Math.multiplyExact(size, 1_000_000_000L) / settings.frameMinRate());
+    long left = Math.max(1, allowed - (reactor.nanoTime() - started));
+    frameTimer =
+        reactor.schedule(
+            Duration.ofNanos(left),
+            () -> {
+              if (!closed && decoder.midFrame() && decoder.frameAt() == at) {
+                fail(
+                    "frame at byte "
+                        + at
+                        + " ("
+                        + (size < 0 ? "header" : size + " bytes")
+                        + ") incomplete after "
+                        + allowed / 1_000_000
+                        + " ms (expected: "
+                        + settings.frameFloor().toMillis()
+                        + " ms plus "
+                        + settings.frameMinRate()
+                        + " bytes per second)",
+                    true);
+              }
+            });
   }
 
   private void consume(ByteBuffer in) throws ZmtpException {
@@ -279,6 +421,9 @@ final class ZmtpConnection {
       } else {
         handshake(f);
       }
+      if (parts.isEmpty()) {
+        releaseHeld(); // the budget counts incomplete frames and messages only
+      }
     }
   }
 
@@ -298,6 +443,16 @@ final class ZmtpConnection {
     }
     try {
       type.checkPeer(peerProperty(NullMechanism.SOCKET_TYPE));
+      byte[] identity = peerProperty(NullMechanism.IDENTITY);
+      if (identity != null && identity.length > MAX_IDENTITY) {
+        // ZMTP 3.x, RFC 37 "The Identity property": 0 to 255 octets (libzmq refuses more too)
+        throw new ZmtpException(
+            "handshake: identity of "
+                + identity.length
+                + " bytes (expected: 0 to "
+                + MAX_IDENTITY
+                + ")");
+      }
     } catch (ZmtpException e) {
       // tell the peer why before closing, as libzmq does for a refused handshake
       writeRaw(encodeFrame(Frame.command(Command.error(e.getMessage()))));
@@ -305,6 +460,7 @@ final class ZmtpConnection {
       return;
     }
     ready = true;
+    decoder.setMaxFrameSize(settings.maxMessageSize() + ENVELOPE);
     if (handshakeTimer != null) {
       handshakeTimer.cancel();
       handshakeTimer = null;
@@ -549,6 +705,11 @@ final class ZmtpConnection {
     if (tick != null) {
       tick.cancel();
     }
+    if (frameTimer != null) {
+      frameTimer.cancel();
+    }
+    parts.clear();
+    releaseHeld();
     if (key != null) {
       key.cancel();
     }

@@ -49,6 +49,7 @@ public final class CurveClient extends CurveMechanism {
   public CurveClient(
       byte[] serverKey, CurveKeyPair keys, Map<String, byte[]> metadata, SecureRandom random) {
     super(keys, metadata, random);
+    drawShortKeys(); // the client speaks first: HELLO carries its short-term key
     if (serverKey.length != CurveCrypto.KEY) {
       throw new IllegalArgumentException(
           "curve: server key of " + serverKey.length + " bytes (expected: 32)");
@@ -136,8 +137,11 @@ public final class CurveClient extends CurveMechanism {
     }
     byte[] serverShort = Arrays.copyOfRange(plain, 0, 32);
     byte[] cookie = Arrays.copyOfRange(plain, 32, 128);
-    byte[] vouchKey = CurveCrypto.beforenm(serverShort, keys.secretKey());
+    byte[] longSecret = keys.secretKey();
+    byte[] vouchKey = CurveCrypto.beforenm(serverShort, longSecret);
+    Arrays.fill(longSecret, (byte) 0); // a copy: wipe it
     sessionKey = CurveCrypto.beforenm(serverShort, shortSecret);
+    forgetShortSecret(); // the session key is derived (and helloKey was made in the constructor)
     if (vouchKey == null || sessionKey == null) {
       throw new ZmtpException("curve: WELCOME: server short-term key is of small order");
     }

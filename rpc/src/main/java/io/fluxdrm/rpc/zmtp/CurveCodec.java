@@ -86,6 +86,13 @@ final class CurveCodec {
     if (more && command) {
       throw new ZmtpException("curve: MESSAGE: flags 0x03 mark a command with MORE");
     }
+    if ((flags & ~0x03) != 0) {
+      // RFC 26, MESSAGE: only MORE (0x01) and COMMAND (0x02) are defined; the rest are reserved
+      throw new ZmtpException(
+          "curve: MESSAGE: reserved flag bits set in 0x"
+              + Integer.toHexString(flags)
+              + " (expected: only 0x01 and 0x02)");
+    }
     lastPeerNonce = n;
     return new Frame(Arrays.copyOfRange(inner, 1, inner.length), more, command);
   }

@@ -53,7 +53,9 @@ final class CurveCrypto {
     if (!X25519.calculateAgreement(ownSecret, 0, peerPublic, 0, shared, 0)) {
       return null;
     }
-    return hsalsa20(shared, ZERO_NONCE);
+    byte[] key = hsalsa20(shared, ZERO_NONCE);
+    java.util.Arrays.fill(shared, (byte) 0);
+    return key;
   }
 
   /** Returns HSalsa20 of a 32-byte key and a 16-byte input. */

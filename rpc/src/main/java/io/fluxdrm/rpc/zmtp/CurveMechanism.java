@@ -3,6 +3,7 @@ package io.fluxdrm.rpc.zmtp;
 import static io.fluxdrm.rpc.zmtp.CurveCodec.command;
 
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
 
@@ -20,14 +21,15 @@ abstract sealed class CurveMechanism implements Mechanism permits CurveClient, C
   final CurveKeyPair keys;
   final byte[] metadata;
   final SecureRandom random;
-  final byte[] shortPublic;
-  final byte[] shortSecret;
+  byte[] shortPublic;
+  byte[] shortSecret;
   long lastPeerNonce;
   Map<String, byte[]> peerMetadata = Map.of();
   CurveCodec codec;
 
   /**
-   * Keeps this side's long-term keys, encodes its metadata and draws its short-term key pair.
+   * Keeps this side's long-term keys and encodes its metadata; the short-term key pair is drawn by
+   * {@link #drawShortKeys} when this side needs it (a server: once HELLO has arrived).
    *
    * @throws IllegalArgumentException when a metadata name is invalid
    */
@@ -35,9 +37,33 @@ abstract sealed class CurveMechanism implements Mechanism permits CurveClient, C
     this.keys = Objects.requireNonNull(keys, "keys");
     this.metadata = Metadata.encode(metadata);
     this.random = Objects.requireNonNull(random, "random");
+  }
+
+  /** Draws this side's short-term key pair. */
+  final void drawShortKeys() {
     byte[][] shortKeys = CurveCrypto.keyPair(random);
-    this.shortPublic = shortKeys[0];
-    this.shortSecret = shortKeys[1];
+    shortPublic = shortKeys[0];
+    shortSecret = shortKeys[1];
+  }
+
+  /**
+   * Zeroes the short-term secret key, once the session key is derived (RFC 26: short-term keys
+   * serve one connection; nothing needs the secret after the handshake).
+   */
+  final void forgetShortSecret() {
+    if (shortSecret != null) {
+      Arrays.fill(shortSecret, (byte) 0);
+    }
+  }
+
+  /** Returns whether a short-term key pair exists (for tests). */
+  final boolean hasShortKeys() {
+    return shortPublic != null;
+  }
+
+  /** Returns the short-term secret key itself, not a copy (for tests of its zeroing). */
+  final byte[] shortSecretForTest() {
+    return shortSecret;
   }
 
   @Override

@@ -118,10 +118,20 @@ public final class CurveServer extends CurveMechanism {
               + (body[7] & 0xff)
               + " (expected: 1.0)");
     }
+    // RFC 26, HELLO: 72 bytes of anti-amplification padding, all zero (the server SHALL validate
+    // all fields)
+    for (int i = 8; i < 80; i++) {
+      if (body[i] != 0) {
+        throw new ZmtpException(
+            "curve: HELLO: padding byte " + (i - 8) + " is not zero (expected: 72 zero bytes)");
+      }
+    }
     byte[] cShort = Arrays.copyOfRange(body, 80, 112);
     long n = CurveCrypto.getLong(body, 112);
     CurveCodec.checkNonce("HELLO", n, 0);
-    byte[] helloKey = CurveCrypto.beforenm(cShort, keys.secretKey());
+    byte[] longSecret = keys.secretKey();
+    byte[] helloKey = CurveCrypto.beforenm(cShort, longSecret);
+    Arrays.fill(longSecret, (byte) 0); // a copy: wipe it
     if (helloKey == null) {
       throw new ZmtpException("curve: HELLO: client short-term key is of small order");
     }
@@ -130,7 +140,14 @@ public final class CurveServer extends CurveMechanism {
     if (plain == null) {
       throw new ZmtpException("curve: HELLO: box does not open (is the client using our key?)");
     }
+    // RFC 26, HELLO: the signature box holds 64 zero bytes
+    for (byte b : plain) {
+      if (b != 0) {
+        throw new ZmtpException("curve: HELLO: signature box is not 64 zero bytes");
+      }
+    }
     clientShort = cShort;
+    drawShortKeys(); // only now: a connection that never says HELLO costs no key pair
     lastPeerNonce = n;
 
     cookieKey = new byte[CurveCrypto.KEY];
@@ -161,6 +178,8 @@ public final class CurveServer extends CurveMechanism {
             welcomePlain,
             0,
             128);
+    Arrays.fill(helloKey, (byte) 0);
+    Arrays.fill(cookiePlain, (byte) 0);
 
     byte[] welcome = new byte[168];
     System.arraycopy(WELCOME, 0, welcome, 0, WELCOME.length);
@@ -221,6 +240,9 @@ public final class CurveServer extends CurveMechanism {
     }
     lastPeerNonce = n;
     Arrays.fill(cookieKey, (byte) 0);
+    Arrays.fill(vouchKey, (byte) 0);
+    Arrays.fill(cookie, (byte) 0);
+    forgetShortSecret(); // the session key is derived: the short-term secret is needed no more
 
     if (!allowed.test(client.clone())) {
       refusal = "client key " + Z85.encode(client) + " is not allowed";

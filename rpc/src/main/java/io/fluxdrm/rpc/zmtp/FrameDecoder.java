@@ -7,6 +7,10 @@ import java.nio.ByteBuffer;
  * Flag bits: MORE 0x01, LONG 0x02 (an 8-byte size instead of a 1-byte one), COMMAND 0x04. As libzmq
  * does, the reserved bits 0xf8 are ignored and a long size below 256 is accepted; a command with
  * MORE, a frame above the configured maximum and a size above 2^63 are refused. Not thread-safe.
+ *
+ * <p>A frame's body grows with the bytes actually received (from 4 KiB, doubling): a header that
+ * claims a large size reserves nothing by itself (issue 12, finding 1). Every growth is first asked
+ * of a {@link Budget}, so that a listener can bound the memory that incomplete frames hold.
  */
 public final class FrameDecoder {
   /** The MORE flag. */
@@ -18,7 +22,20 @@ public final class FrameDecoder {
   /** The COMMAND flag. */
   public static final int COMMAND = 0x04;
 
-  private final int maxFrameSize;
+  /** Where the memory of incomplete frames is accounted (on the decoder's thread). */
+  public interface Budget {
+    /** Returns whether {@code bytes} more may be held; when true they are counted as held. */
+    boolean reserve(long bytes);
+  }
+
+  /** A budget that grants everything. */
+  public static final Budget UNLIMITED = bytes -> true;
+
+  private static final int FIRST_CHUNK = 4096;
+
+  private int maxFrameSize;
+  private Budget budget = UNLIMITED;
+  private int bodySize;
   private final byte[] size = new byte[8];
   private int flags = -1;
   private int sizeNeeded;
@@ -36,6 +53,19 @@ public final class FrameDecoder {
     this.maxFrameSize = maxFrameSize;
   }
 
+  /** Changes the largest frame accepted from the next frame header on (e.g. after a handshake). */
+  public void setMaxFrameSize(int maxFrameSize) {
+    if (maxFrameSize < 0) {
+      throw new IllegalArgumentException("negative maximum frame size");
+    }
+    this.maxFrameSize = maxFrameSize;
+  }
+
+  /** Sets where body growth is accounted. */
+  public void setBudget(Budget budget) {
+    this.budget = java.util.Objects.requireNonNull(budget, "budget");
+  }
+
   /**
    * Consumes bytes from {@code in} until one frame is complete and returns it, or returns null when
    * {@code in} is used up first (the bytes read so far are kept).
@@ -45,11 +75,14 @@ public final class FrameDecoder {
   public Frame next(ByteBuffer in) throws ZmtpException {
     while (in.hasRemaining()) {
       if (body != null) {
+        if (bodyHave == body.length) {
+          grow();
+        }
         int k = Math.min(in.remaining(), body.length - bodyHave);
         in.get(body, bodyHave, k);
         bodyHave += k;
         offset += k;
-        if (bodyHave == body.length) {
+        if (bodyHave == bodySize) {
           return emit();
         }
       } else if (flags < 0) {
@@ -80,8 +113,9 @@ public final class FrameDecoder {
                     + maxFrameSize
                     + " bytes");
           }
-          body = new byte[(int) n];
+          bodySize = (int) n;
           bodyHave = 0;
+          body = new byte[0];
           if (n == 0) {
             return emit();
           }
@@ -89,6 +123,32 @@ public final class FrameDecoder {
       }
     }
     return null;
+  }
+
+  /** Grows the body towards its size: the bytes received so far are kept, never the claim. */
+  private void grow() throws ZmtpException {
+    int next = (int) Math.min(bodySize, Math.max(FIRST_CHUNK, 2L * body.length));
+    if (!budget.reserve(next - body.length)) {
+      throw new ZmtpException(
+          "frame at byte "
+              + frameAt
+              + ": memory budget for incomplete frames used up ("
+              + bodyHave
+              + " of "
+              + bodySize
+              + " bytes received)");
+    }
+    body = java.util.Arrays.copyOf(body, next);
+  }
+
+  /** Returns the size the frame in progress claims; -1 before its header is complete. */
+  public long claimedSize() {
+    return body == null ? -1 : bodySize;
+  }
+
+  /** Returns the stream offset of the frame in progress (or of the last one). */
+  public long frameAt() {
+    return frameAt;
   }
 
   /** Returns whether a frame has been started but not finished. */
