@@ -347,7 +347,7 @@ public final class JobManager {
       p = m.json();
       id = JobId.read(p.get("id"), Rfc27Topics.ALLOC + ": /id");
     } catch (RpcException e) {
-      LOG.error("sched.alloc: response ignored: {}", e.getMessage());
+      LOG.error("{}: response ignored: {}", Rfc27Topics.ALLOC, e.getMessage());
       return;
     }
     run(new Input.AllocResponse(id, p), null);

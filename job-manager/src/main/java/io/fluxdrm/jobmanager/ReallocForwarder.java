@@ -122,9 +122,13 @@ final class ReallocForwarder {
       a = m.json();
     } catch (RpcException e) {
       LOG.error(
-          "sched.realloc {}: bad answer: {}", Long.toUnsignedString(pend.jobId), e.getMessage());
+          "{} {}: bad answer: {}",
+          Rfc51Topics.SCHED_REALLOC,
+          Long.toUnsignedString(pend.jobId),
+          e.getMessage());
       pend.req.fail(
-          Errno.EPROTO, "sched.realloc: bad answer from the scheduler: " + e.getMessage());
+          Errno.EPROTO,
+          Rfc51Topics.SCHED_REALLOC + ": bad answer from the scheduler: " + e.getMessage());
       return;
     }
     jm.run(new Input.ReallocAnswer(pend.jobId, a), pend.req);

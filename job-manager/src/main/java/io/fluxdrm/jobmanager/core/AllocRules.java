@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.jobmanager.JobEvent;
 import io.fluxdrm.jobmanager.JobManagerException;
 import io.fluxdrm.jobmanager.core.Decision.Level;
+import io.fluxdrm.protocol.Rfc27Topics;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
@@ -22,13 +23,14 @@ final class AllocRules {
     if (job == null || !core.allocPending(id)) {
       core.log(
           Level.WARN,
-          "sched.alloc: response for job "
+          Rfc27Topics.ALLOC
+              + ": response for job "
               + Long.toUnsignedString(id)
               + " ignored: "
               + (job == null ? "unknown job" : "no alloc pending"));
       return;
     }
-    String where = "sched.alloc " + Long.toUnsignedString(id);
+    String where = Rfc27Topics.ALLOC + " " + Long.toUnsignedString(id);
     JsonNode type = p.get("type");
     int t = type != null && type.isIntegralNumber() && type.canConvertToInt() ? type.asInt() : -1;
     try {

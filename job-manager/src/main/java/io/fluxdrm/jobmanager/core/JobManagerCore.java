@@ -8,6 +8,7 @@ import io.fluxdrm.jobmanager.core.Decision.Level;
 import io.fluxdrm.protocol.FluxPayloads;
 import io.fluxdrm.protocol.ProtocolException;
 import io.fluxdrm.protocol.ReallocResponseType;
+import io.fluxdrm.protocol.Rfc27Topics;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
@@ -296,7 +297,8 @@ public final class JobManagerCore {
     Job job = jobs.get(r.jobId());
     if (job == null) {
       throw new RpcException(
-          Errno.ENOENT, "job-manager.raise: job " + Long.toUnsignedString(r.jobId()) + " unknown");
+          Errno.ENOENT,
+          Rfc27Topics.RAISE + ": job " + Long.toUnsignedString(r.jobId()) + " unknown");
     }
     ObjectNode ctx = Json.object();
     ctx.put("type", r.type());

@@ -6,6 +6,7 @@ import io.fluxdrm.jobmanager.JobManagerException;
 import io.fluxdrm.jobmanager.core.Decision.Level;
 import io.fluxdrm.protocol.ProtocolException;
 import io.fluxdrm.protocol.ReallocResponseType;
+import io.fluxdrm.protocol.Rfc51Topics;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
@@ -97,10 +98,12 @@ final class ReallocRules {
                 + a.path("note").asText(""));
       }
     } catch (ProtocolException | RsetException | JobManagerException e) {
-      core.log(Level.ERROR, "sched.realloc " + job10 + ": bad answer: " + e.getMessage());
+      core.log(
+          Level.ERROR, Rfc51Topics.SCHED_REALLOC + " " + job10 + ": bad answer: " + e.getMessage());
       core.emit(
           new Decision.Fail(
-              Errno.EPROTO, "sched.realloc: bad answer from the scheduler: " + e.getMessage()));
+              Errno.EPROTO,
+              Rfc51Topics.SCHED_REALLOC + ": bad answer from the scheduler: " + e.getMessage()));
       return;
     }
     respond(core, job, a);
