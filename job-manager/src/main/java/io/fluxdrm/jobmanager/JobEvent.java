@@ -12,13 +12,13 @@ import java.util.Objects;
  */
 public record JobEvent(double timestamp, String name, ObjectNode context) {
   /** The events of decision D8, and the others the job manager writes. */
-  static final String SUBMIT = "submit";
+  public static final String SUBMIT = "submit";
 
-  static final String ALLOC = "alloc";
-  static final String RESOURCE_UPDATE = "resource-update";
-  static final String RELEASE = "release";
-  static final String FREE = "free";
-  static final String EXCEPTION = "exception";
+  public static final String ALLOC = "alloc";
+  public static final String RESOURCE_UPDATE = "resource-update";
+  public static final String RELEASE = "release";
+  public static final String FREE = "free";
+  public static final String EXCEPTION = "exception";
 
   public JobEvent {
     Objects.requireNonNull(name, "name");

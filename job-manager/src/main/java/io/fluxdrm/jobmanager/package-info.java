@@ -6,7 +6,9 @@
  * and {@code sched.free}, and keeps an RFC 21 eventlog per job on disk from which it recovers after
  * a crash (decision D8).
  *
- * <p>Entry point: {@link io.fluxdrm.jobmanager.JobManager}. It speaks to any scheduler over the
- * message layer, never to a scheduler core directly.
+ * <p>Entry point: {@link io.fluxdrm.jobmanager.JobManager}, the service: it binds the pure core of
+ * {@link io.fluxdrm.jobmanager.core} to the message layer (handlers per topic, the scheduler link,
+ * {@code ReallocForwarder} for forwarded reallocs, eventlog persistence and recovery from disk). It
+ * speaks to any scheduler over the message layer, never to a scheduler core directly.
  */
 package io.fluxdrm.jobmanager;

@@ -331,7 +331,7 @@ class JobManagerAllocTest {
   void mergeAnnotations_rfc27Rules_nullDeletesEmptyObjectsGo(
       String before, String update, String after) {
     ObjectNode into = (ObjectNode) parse(before);
-    JobManager.mergeAnnotations(into, (ObjectNode) parse(update));
+    io.fluxdrm.jobmanager.core.JobManagerCore.mergeAnnotations(into, (ObjectNode) parse(update));
     assertThat(into.toString()).isEqualTo(after);
   }
 }

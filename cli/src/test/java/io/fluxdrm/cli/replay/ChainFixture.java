@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.bridge.alloc.PmixAllocator;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.jobmanager.JmFixture;
-import io.fluxdrm.jobmanager.Job;
 import io.fluxdrm.jobmanager.JobEvent;
 import io.fluxdrm.jobmanager.JobManager;
 import io.fluxdrm.pmix.AllocDirective;

@@ -1,7 +1,9 @@
-package io.fluxdrm.jobmanager;
+package io.fluxdrm.jobmanager.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.jobmanager.JobEvent;
+import io.fluxdrm.jobmanager.JobManagerException;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
@@ -36,11 +38,43 @@ public final class Job {
     this.id = id;
   }
 
-  boolean allocated() {
+  /** The job id. */
+  public long id() {
+    return id;
+  }
+
+  /** The submitting user. */
+  public int userid() {
+    return userid;
+  }
+
+  /** What the job holds (resources being released included), null before its alloc. */
+  public ResourceSet r() {
+    return r;
+  }
+
+  /** Granted shrinks not released yet (empty if none). */
+  public ResourceSet releasing() {
+    return releasing;
+  }
+
+  /** Whether the job has ended (freed, or denied before its alloc). */
+  public boolean ended() {
+    return ended;
+  }
+
+  /** A copy of the job's RFC 27 annotations. */
+  public ObjectNode annotations() {
+    return annotations.deepCopy();
+  }
+
+  /** Whether the job has had its alloc. */
+  public boolean allocated() {
     return r != null;
   }
 
-  boolean running() {
+  /** Whether the job holds resources: allocated and not ended. */
+  public boolean running() {
     return r != null && !ended;
   }
 
@@ -51,6 +85,7 @@ public final class Job {
    * @throws JobManagerException when its context cannot be applied
    */
   void apply(JobEvent e, String where) {
+    // RFC 21: the event names and contexts of the job manager's eventlog (decision D8)
     switch (e.name()) {
       case JobEvent.SUBMIT -> {
         JsonNode uid = e.context().get("userid");
