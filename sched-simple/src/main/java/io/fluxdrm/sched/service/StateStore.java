@@ -2,7 +2,10 @@ package io.fluxdrm.sched.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
 import io.fluxdrm.sched.SchedException;
@@ -17,6 +20,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>In memory only, or also in a directory ({@code --state-dir}): one file {@code <dothex>.R.json}
  * per job and {@code next-alloc-id}, each written to a temporary file and moved into place.
+ *
+ * <p>This is the {@link RStore} of a standalone scheduler; {@link KvsRStore} is the attached one.
  */
-public final class StateStore {
+public final class StateStore implements RStore {
   private static final Logger LOG = LoggerFactory.getLogger(StateStore.class);
   private static final String SUFFIX = ".R.json";
   private static final String NEXT_ALLOC_ID = "next-alloc-id";
@@ -101,6 +107,21 @@ public final class StateStore {
     return Optional.ofNullable(jobs.get(id));
   }
 
+  @Override
+  public CompletableFuture<ResourceSet> read(long id) {
+    ResourceSet r = jobs.get(id);
+    return r != null
+        ? CompletableFuture.completedFuture(r)
+        : CompletableFuture.failedFuture(
+            new RpcException(Errno.ENOENT, "no R known for job " + JobId.f58(id)));
+  }
+
+  @Override
+  public CompletableFuture<Void> write(long id, ResourceSet r) {
+    put(id, r);
+    return CompletableFuture.completedFuture(null);
+  }
+
   /** Number of jobs held. */
   public int size() {
     return jobs.size();
@@ -120,7 +141,7 @@ public final class StateStore {
       ObjectNode o = Json.object();
       Payloads.putU64(o, "id", id);
       o.set("R", r.toJson());
-      write(Ids.dothex(id) + SUFFIX, o.toString() + "\n");
+      write(JobId.dothex(id) + SUFFIX, o.toString() + "\n");
     }
   }
 
@@ -128,9 +149,9 @@ public final class StateStore {
   public void remove(long id) {
     if (jobs.remove(id) != null && dir != null) {
       try {
-        Files.deleteIfExists(dir.resolve(Ids.dothex(id) + SUFFIX));
+        Files.deleteIfExists(dir.resolve(JobId.dothex(id) + SUFFIX));
       } catch (IOException e) {
-        LOG.error("state-dir: cannot remove the R of job {}: {}", Ids.f58(id), e.getMessage());
+        LOG.error("state-dir: cannot remove the R of job {}: {}", JobId.f58(id), e.getMessage());
       }
     }
   }

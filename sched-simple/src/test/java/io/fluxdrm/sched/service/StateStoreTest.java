@@ -34,6 +34,30 @@ class StateStoreTest {
     assertThat(dir.resolve("ffff.ffff.ffff.ffff.R.json")).exists();
   }
 
+  @Test
+  void rstore_writeThenRead_givesTheRAndKeepsItOnDisk(@TempDir Path dir) {
+    ResourceSet r = SchedFixture.pool(2, 4).copyRanks(IdSet.of(0));
+    RStore s = StateStore.open(dir);
+    assertThat(s.write(5, r)).isCompleted();
+    assertThat(s.read(5).join()).isEqualTo(r);
+    assertThat(StateStore.open(dir).read(5).join()).isEqualTo(r);
+  }
+
+  @Test
+  void rstore_readOfUnknownJob_failsEnoentNamingTheJob() {
+    RStore s = StateStore.inMemory();
+    assertThat(s.read(1))
+        .failsWithin(java.time.Duration.ZERO)
+        .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+        .havingCause()
+        .isInstanceOfSatisfying(
+            io.fluxdrm.rpc.RpcException.class,
+            e -> {
+              assertThat(e.errnum()).isEqualTo(io.fluxdrm.rpc.Errno.ENOENT);
+              assertThat(e.getMessage()).isEqualTo("no R known for job ƒ2");
+            });
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
@@ -62,7 +86,7 @@ class StateStoreTest {
           18446744073709551615 | job.ffff.ffff.ffff.ffff.R
           """)
   void rKey_jobId_dothex(String id, String key) {
-    assertThat(Ids.rKey(Long.parseUnsignedLong(id))).isEqualTo(key);
+    assertThat(KvsRStore.rKey(Long.parseUnsignedLong(id))).isEqualTo(key);
   }
 
   @ParameterizedTest(name = "{0}")
@@ -76,6 +100,6 @@ class StateStoreTest {
           58  | ƒ21
           """)
   void f58_jobId_base58(long id, String f58) {
-    assertThat(Ids.f58(id)).isEqualTo(f58);
+    assertThat(io.fluxdrm.rpc.JobId.f58(id)).isEqualTo(f58);
   }
 }

@@ -1,0 +1,165 @@
+package io.fluxdrm.sched.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.JobId;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.net.ServiceRequest;
+import io.fluxdrm.rset.ResourceSet;
+import io.fluxdrm.sched.Decision;
+import io.fluxdrm.sched.JobspecRequests;
+import io.fluxdrm.sched.ResourceRequest;
+import io.fluxdrm.sched.SchedEvent;
+import io.fluxdrm.sched.SchedException;
+import io.fluxdrm.sched.SchedulerCore;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The RFC 27 requests of the job manager ({@code sched.alloc}, {@code free}, {@code cancel}, {@code
+ * prioritize}, {@code expiration}) and the read-only {@code sched.resource-status} and {@code
+ * feasibility.check}: each payload is checked against its schema, decoded into a {@link SchedEvent}
+ * and handed to the {@link DecisionRunner}. It remembers which senders acted as the job manager, so
+ * that the disconnect of one cancels its allocs.
+ */
+final class Rfc27Handlers {
+  private static final Logger LOG = LoggerFactory.getLogger(SchedService.class);
+
+  private final DecisionRunner runner;
+  private final Set<String> jobManagers = new HashSet<>();
+
+  Rfc27Handlers(DecisionRunner runner) {
+    this.runner = runner;
+  }
+
+  /** Whether {@code sender} sent RFC 27 requests; it is forgotten by this call. */
+  boolean forgetJobManager(String sender) {
+    return jobManagers.remove(sender);
+  }
+
+  void alloc(ServiceRequest req) {
+    req.requireOwner("the job manager");
+    ObjectNode p = req.json();
+    Payloads.check(req.topic(), "sched.alloc-request", p);
+    SchedulerCore c = runner.requireCore(req.topic());
+    jobManagers.add(req.sender());
+    long id = Payloads.u64(p.get("id"));
+    ResourceRequest request;
+    try {
+      request = JobspecRequests.of(p.get("jobspec"));
+    } catch (SchedException e) {
+      // RFC 27 §4.1: one alloc per job; a second is a protocol error, not a denial
+      if (runner.hasAlloc(id) || c.isRunning(id)) {
+        throw new RpcException(
+            Errno.EPROTO,
+            "alloc: job "
+                + Long.toUnsignedString(id)
+                + (c.isRunning(id)
+                    ? " already holds resources"
+                    : " already has a pending alloc request"));
+      }
+      Decision.AllocDeny deny = new Decision.AllocDeny(id, e.getMessage());
+      LOG.info("alloc {}: denied: {}", JobId.f58(id), deny.note());
+      req.respond(Payloads.allocDeny(deny));
+      return;
+    }
+    SchedEvent.Alloc e =
+        new SchedEvent.Alloc(
+            id,
+            p.get("priority").asLong(),
+            p.get("userid").asLong(),
+            p.path("t_submit").asDouble(0),
+            request);
+    boolean mine = runner.parkAlloc(id, req);
+    runner.run(e, req, mine ? () -> runner.unparkAlloc(id, req) : () -> {});
+  }
+
+  void free(ServiceRequest req) {
+    req.requireOwner("the job manager");
+    ObjectNode p = req.json();
+    Payloads.check(req.topic(), "sched.free-request", p);
+    runner.requireCore(req.topic());
+    jobManagers.add(req.sender());
+    ResourceSet r = Payloads.r(req.topic(), "R", p.get("R"));
+    runner.run(
+        new SchedEvent.Free(Payloads.u64(p.get("id")), r, p.path("final").asBoolean(false)),
+        req,
+        () -> {});
+  }
+
+  void cancel(ServiceRequest req) {
+    req.requireOwner("the job manager");
+    ObjectNode p = req.json();
+    Payloads.check(req.topic(), "sched.cancel-request", p);
+    runner.requireCore(req.topic());
+    jobManagers.add(req.sender());
+    runner.run(new SchedEvent.Cancel(Payloads.u64(p.get("id"))), req, () -> {});
+  }
+
+  void prioritize(ServiceRequest req) {
+    req.requireOwner("the job manager");
+    ObjectNode p = req.json();
+    Payloads.check(req.topic(), "sched.prioritize-request", p);
+    runner.requireCore(req.topic());
+    jobManagers.add(req.sender());
+    List<SchedEvent.JobPriority> jobs = new ArrayList<>();
+    for (JsonNode pair : p.get("jobs")) {
+      jobs.add(new SchedEvent.JobPriority(Payloads.u64(pair.get(0)), pair.get(1).asLong()));
+    }
+    runner.run(new SchedEvent.Prioritize(jobs), req, () -> {});
+  }
+
+  void expiration(ServiceRequest req) {
+    req.requireOwner("the job manager");
+    ObjectNode p = req.json();
+    JsonNode exp = p.get("expiration");
+    if (exp != null && exp.isNumber() && exp.asDouble() < 0) {
+      // a negative expiration is well formed: the core answers it EINVAL, as flux-core does (D83)
+      Payloads.check(req.topic(), "sched.expiration-request", p.deepCopy().put("expiration", 0));
+    } else {
+      Payloads.check(req.topic(), "sched.expiration-request", p);
+    }
+    runner.requireCore(req.topic());
+    jobManagers.add(req.sender());
+    runner.run(new SchedEvent.Expiration(Payloads.u64(p.get("id")), exp.asDouble()), req, () -> {});
+  }
+
+  void resourceStatus(ServiceRequest req) {
+    SchedulerCore c = runner.requireCore(req.topic());
+    req.respond(Payloads.status(c.pool().all(), c.pool().allocated(), c.pool().down()));
+  }
+
+  void check(ServiceRequest req) {
+    ObjectNode p = req.json();
+    JsonNode jobspec = p.get("jobspec");
+    if (jobspec == null || !jobspec.isObject()) {
+      throw new RpcException(
+          Errno.EPROTO, req.topic() + ": /jobspec: " + kind(jobspec) + " (expected: an object)");
+    }
+    SchedulerCore c = runner.requireCore(req.topic());
+    ResourceRequest request;
+    try {
+      request = JobspecRequests.of(jobspec);
+    } catch (SchedException e) {
+      boolean unsat = e.getMessage().startsWith(JobspecRequests.UNSATISFIABLE_PREFIX);
+      throw new RpcException(
+          unsat ? io.fluxdrm.sched.Errno.EOVERFLOW.code() : Errno.EINVAL, e.getMessage());
+    }
+    String note = c.feasibility(request).orElse(null);
+    if (note != null) {
+      throw new RpcException(io.fluxdrm.sched.Errno.EOVERFLOW.code(), note);
+    }
+    req.respond(Json.object());
+  }
+
+  static String kind(JsonNode n) {
+    return n == null ? "missing" : n.getNodeType().toString().toLowerCase(Locale.ROOT);
+  }
+}
