@@ -16,6 +16,7 @@ import io.fluxdrm.rpc.net.ServiceRequest;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
+import io.fluxdrm.shell.core.ShellCore;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -73,8 +74,8 @@ public final class ShellPlugin {
   private final long jobId;
   private final int userid;
   private final String serviceName;
-  private ResourceSet r;
-  private final List<Shrink> shrinks = new ArrayList<>();
+  private final ShellCore core;
+  private final Map<Long, CompletableFuture<ResourceSet>> released = new LinkedHashMap<>();
   private final Map<Object, Pending> pending = new LinkedHashMap<>();
   private FluxHandle handle;
   private EventLoop loop;
@@ -95,26 +96,10 @@ public final class ShellPlugin {
     }
   }
 
-  /** A granted shrink: resources to hand back once the tasks on all its ranks have exited. */
-  private static final class Shrink {
-    ResourceSet r;
-    IdSet exited = IdSet.empty();
-    boolean sent;
-    CompletableFuture<ResourceSet> released = new CompletableFuture<>();
-
-    Shrink(ResourceSet r) {
-      this.r = r;
-    }
-
-    boolean allExited() {
-      return r.ranks().isSubsetOf(exited);
-    }
-  }
-
   private ShellPlugin(long jobId, int userid, ResourceSet r) {
     this.jobId = jobId;
     this.userid = userid;
-    this.r = r;
+    this.core = new ShellCore(r);
     this.serviceName = serviceName(userid, jobId);
   }
 
@@ -202,21 +187,18 @@ public final class ShellPlugin {
 
   /** The shell's view of the job's R (resources being released included). */
   public ResourceSet r() {
-    return r;
+    return core.r();
   }
 
   /** What the job was granted to give back and has not handed back yet. */
   public ResourceSet releasing() {
-    ResourceSet out = ResourceSet.empty();
-    for (Shrink s : shrinks) {
-      out = out.union(s.r);
-    }
-    return out;
+    return core.releasing();
   }
 
   /** The job's rank → host name map (ranks without a host name are left out). */
   public SortedMap<Integer, String> hosts() {
     SortedMap<Integer, String> m = new TreeMap<>();
+    ResourceSet r = core.r();
     for (PrimitiveIterator.OfInt it = r.ranks().iterator(); it.hasNext(); ) {
       int rank = it.nextInt();
       String h = r.host(rank);
@@ -376,14 +358,14 @@ public final class ShellPlugin {
       return;
     }
     if (a instanceof Answer.Success s) {
-      apply(s);
+      core.granted(s.added(), s.removed());
       LOG.info(
           "realloc {} alloc_id={}: SUCCESS{}{} -> {}",
           job,
           Long.toUnsignedString(s.allocId()),
           s.added().isEmpty() ? "" : " add " + s.added().summary(),
           s.removed().isEmpty() ? "" : " sub " + s.removed().summary(),
-          r.summary());
+          core.r().summary());
     } else {
       LOG.info("realloc {}: {} {}", job, a.type(), a.note());
     }
@@ -418,28 +400,7 @@ public final class ShellPlugin {
   private Answer success(ObjectNode a, long allocId, String note) {
     ResourceSet add = delta(a, "R_delta_add");
     ResourceSet sub = delta(a, "R_delta_sub");
-    if (add.isEmpty() && sub.isEmpty()) {
-      throw new ShellException(
-          Errno.EPROTO, "/: SUCCESS without R_delta_add or R_delta_sub (expected: one of them)");
-    }
-    if (!add.intersect(r).isEmpty()) {
-      throw new ShellException(
-          Errno.EPROTO,
-          "/R_delta_add: "
-              + add.summary()
-              + " overlaps the job's "
-              + r.summary()
-              + " (expected: new resources)");
-    }
-    if (!sub.diff(r.diff(releasing())).isEmpty()) {
-      throw new ShellException(
-          Errno.EPROTO,
-          "/R_delta_sub: "
-              + sub.summary()
-              + " is not held by the job (expected: a subset of "
-              + r.diff(releasing()).summary()
-              + ")");
-    }
+    core.checkGrant(add, sub);
     return new Answer.Success(allocId, add, sub, note);
   }
 
@@ -455,26 +416,6 @@ public final class ShellPlugin {
     }
   }
 
-  private void apply(Answer.Success s) {
-    if (!s.added().isEmpty()) {
-      r = r.union(s.added());
-    }
-    if (!s.removed().isEmpty()) {
-      Shrink merged = null;
-      for (Shrink sh : shrinks) {
-        if (!sh.sent && sh.r.ranks().intersects(s.removed().ranks())) {
-          merged = sh;
-          break;
-        }
-      }
-      if (merged == null) {
-        shrinks.add(new Shrink(s.removed()));
-      } else {
-        merged.r = merged.r.union(s.removed());
-      }
-    }
-  }
-
   private void cancel(Pending p) {
     if (p.cancelSent) {
       return;
@@ -486,44 +427,30 @@ public final class ShellPlugin {
 
   // ---- release ----------------------------------------------------------------------------------
 
-  /** Checks that every one of {@code ranks} is being released. */
-  private void checkReleasing(String where, IdSet ranks) {
-    IdSet being = releasing().ranks();
-    if (ranks.isEmpty() || !ranks.isSubsetOf(being)) {
-      throw new ShellException(
-          Errno.EINVAL,
-          where
-              + ": ranks "
-              + (ranks.isEmpty() ? "(none)" : ranks.toString())
-              + " (expected: ranks being released: "
-              + (being.isEmpty() ? "none" : being.toString())
-              + ")");
-    }
-  }
-
   private CompletableFuture<ResourceSet> exited(String where, IdSet ranks) {
     try {
-      checkReleasing(where, ranks);
+      return exitedOrThrow(where, ranks);
     } catch (ShellException e) {
       return CompletableFuture.failedFuture(e);
     }
-    List<CompletableFuture<ResourceSet>> waits = new ArrayList<>();
-    for (Shrink s : List.copyOf(shrinks)) {
-      if (!s.r.ranks().intersects(ranks)) {
-        continue;
-      }
-      s.exited = s.exited.union(ranks.intersection(s.r.ranks()));
-      waits.add(s.released);
-      if (s.allExited() && !s.sent) {
-        sendRelease(s);
-      }
-    }
-    return CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new)).thenApply(v -> r);
   }
 
-  private void sendRelease(Shrink s) {
-    s.sent = true;
-    IdSet ranks = s.r.ranks();
+  /** Feeds a task exit to the core (which throws before changing anything) and acts on it. */
+  private CompletableFuture<ResourceSet> exitedOrThrow(String where, IdSet ranks) {
+    ShellCore.Exited x = core.exited(where, ranks);
+    List<CompletableFuture<ResourceSet>> waits = new ArrayList<>();
+    for (long id : x.touched()) {
+      waits.add(released.computeIfAbsent(id, k -> new CompletableFuture<>()));
+    }
+    for (ShellCore.Release rel : x.releases()) {
+      sendRelease(rel);
+    }
+    return CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new))
+        .thenApply(v -> core.r());
+  }
+
+  private void sendRelease(ShellCore.Release rel) {
+    IdSet ranks = rel.r().ranks();
     ObjectNode p = Json.object();
     p.set("id", JobIds.json(jobId));
     p.put("ranks", ranks.toString());
@@ -532,6 +459,7 @@ public final class ShellPlugin {
         .rpc(JOB_MANAGER + ".release", p)
         .whenComplete(
             (m, err) -> {
+              CompletableFuture<ResourceSet> f = released.remove(rel.shrink());
               if (err != null) {
                 Throwable e = unwrap(err);
                 int errnum = e instanceof RpcException re ? re.errnum() : Errno.EIO;
@@ -541,16 +469,18 @@ public final class ShellPlugin {
                     ranks,
                     Errno.name(errnum),
                     e.getMessage());
-                s.sent = false;
-                CompletableFuture<ResourceSet> failed = s.released;
-                s.released = new CompletableFuture<>();
-                failed.completeExceptionally(new ShellException(errnum, e.getMessage()));
+                core.releaseFailed(rel.shrink());
+                if (f != null) {
+                  f.completeExceptionally(new ShellException(errnum, e.getMessage()));
+                }
                 return;
               }
-              shrinks.remove(s);
-              r = r.diff(s.r);
-              LOG.info("release {}: {} -> {}", JobIds.f58(jobId), s.r.summary(), r.summary());
-              s.released.complete(r);
+              ResourceSet gone = core.released(rel.shrink());
+              LOG.info(
+                  "release {}: {} -> {}", JobIds.f58(jobId), gone.summary(), core.r().summary());
+              if (f != null) {
+                f.complete(core.r());
+              }
             });
   }
 
@@ -640,7 +570,7 @@ public final class ShellPlugin {
                 return;
               }
               ObjectNode o = a.toJson();
-              o.set("R", r.toJson());
+              o.set("R", core.r().toJson());
               req.respond(o);
             });
   }
@@ -696,11 +626,10 @@ public final class ShellPlugin {
     ServiceRequest.requireOnlyKeys(req.topic(), p, RANKS_KEYS);
     IdSet ranks = ranksArg(req, p);
     try {
-      checkReleasing(req.topic(), ranks);
+      exitedOrThrow(req.topic(), ranks);
     } catch (ShellException e) {
       throw new RpcException(e.errnum(), e.getMessage());
     }
-    exited(req.topic(), ranks);
     if (req.expectsResponse()) {
       req.respond(Json.object());
     } else {

@@ -18,6 +18,7 @@ import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.net.PendingRequests;
 import io.fluxdrm.rpc.net.Service;
 import io.fluxdrm.rpc.net.ServiceRequest;
 import io.fluxdrm.rset.ResourceSet;
@@ -25,7 +26,6 @@ import io.fluxdrm.rset.RsetException;
 import io.fluxdrm.shell.Answer;
 import io.fluxdrm.shell.ShellException;
 import io.fluxdrm.shell.ShellPlugin;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -67,8 +67,11 @@ import org.slf4j.LoggerFactory;
  * may call it (EPERM otherwise, D114); a malformed envelope gets EPROTO; an info array that does
  * not decode is a PMIx answer {@code PMIX_ERR_BAD_PARAM}.
  *
- * <p>The facade reads the plugin's view of the job's R, so requests belong on the plugin's loop
- * thread (the RPC service runs there), or to tests driving a manual loop.
+ * <p>All state is confined to the plugin's loop, without locks: the RPC service runs there, and the
+ * Java API and the accessors read the plugin's view of the job's R, so they belong on that loop's
+ * thread too (no application thread calls them), or to tests driving a manual loop. Requests over
+ * RPC are kept in {@link PendingRequests} (RFC 6: sender and matchtag name one request; a duplicate
+ * matchtag is EPROTO).
  */
 public final class PmixAllocator {
   private static final Logger LOG = LoggerFactory.getLogger(PmixAllocator.class);
@@ -81,7 +84,8 @@ public final class PmixAllocator {
   private final ShellPlugin plugin;
   private final String serviceName;
   private final Map<String, Pending> byReqId = new LinkedHashMap<>();
-  private final List<Pending> pending = new ArrayList<>();
+  private final PendingRequests<Pending> byRequest = new PendingRequests<>();
+  private int apiPending;
   private final Map<String, ResourceSet> reservations = new LinkedHashMap<>();
 
   /** A request forwarded to the plugin and not answered yet. */
@@ -132,18 +136,18 @@ public final class PmixAllocator {
   }
 
   /** The job's reservations: {@code PMIX_ALLOC_ID} → the resources still held from its grants. */
-  public synchronized Map<String, ResourceSet> reservations() {
+  public Map<String, ResourceSet> reservations() {
     return Collections.unmodifiableMap(new LinkedHashMap<>(reservations));
   }
 
   /** The labels ({@code PMIX_ALLOC_REQ_ID}) of the requests waiting for an answer. */
-  public synchronized Set<String> pendingRequestIds() {
+  public Set<String> pendingRequestIds() {
     return Collections.unmodifiableSet(new TreeSet<>(byReqId.keySet()));
   }
 
   /** The number of requests waiting for an answer, labelled or not. */
-  public synchronized int pendingRequests() {
-    return pending.size();
+  public int pendingRequests() {
+    return byRequest.size() + apiPending;
   }
 
   // ---- the Java API -----------------------------------------------------------------------------
@@ -165,7 +169,7 @@ public final class PmixAllocator {
     return request(directive.code(), infos, null);
   }
 
-  private synchronized CompletableFuture<PmixAnswer> request(
+  private CompletableFuture<PmixAnswer> request(
       int directive, List<Info> infos, ServiceRequest req) {
     JobView view =
         new JobView(
@@ -239,17 +243,24 @@ public final class PmixAllocator {
     if (reqId != null) {
       byReqId.put(reqId, p);
     }
-    pending.add(p);
+    if (req == null) {
+      apiPending++;
+    } else {
+      byRequest.put(PendingRequests.Key.of(req), p);
+    }
     p.realloc = plugin.realloc(payload.get("spec_add"), payload.get("spec_sub"), r);
     return p.realloc.handle((a, err) -> answered(rq, p, a, err));
   }
 
-  private synchronized PmixAnswer answered(
-      Translation.Realloc rq, Pending p, Answer a, Throwable err) {
+  private PmixAnswer answered(Translation.Realloc rq, Pending p, Answer a, Throwable err) {
     if (p.reqId != null) {
       byReqId.remove(p.reqId, p);
     }
-    pending.remove(p);
+    if (p.req == null) {
+      apiPending--;
+    } else {
+      byRequest.remove(PendingRequests.Key.of(p.req), p);
+    }
     if (err != null) {
       Throwable e =
           err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
@@ -362,6 +373,7 @@ public final class PmixAllocator {
       req.respond(toJson(new PmixAnswer(e.status(), List.of(), where)));
       return;
     }
+    byRequest.requireFree(req.topic(), PendingRequests.Key.of(req));
     request(d.asInt(), infos, req)
         .whenComplete(
             (a, err) -> {
@@ -386,14 +398,8 @@ public final class PmixAllocator {
 
   /** RFC 6 cancel of a pending request: cancelled like REQ_CANCEL, then answered by its future. */
   private void canceled(ServiceRequest req) {
-    CompletableFuture<Answer> f = null;
-    synchronized (this) {
-      for (Pending p : pending) {
-        if (p.req == req) {
-          f = p.realloc;
-        }
-      }
-    }
+    Pending p = byRequest.canceledBy(req);
+    CompletableFuture<Answer> f = p == null ? null : p.realloc;
     if (f == null) {
       req.fail(Errno.ECANCELED, req.topic() + ": request canceled");
     } else {
@@ -402,15 +408,11 @@ public final class PmixAllocator {
   }
 
   private void disconnected(String sender) {
-    List<CompletableFuture<Answer>> mine = new ArrayList<>();
-    synchronized (this) {
-      for (Pending p : pending) {
-        if (p.req != null && sender.equals(p.req.sender()) && p.realloc != null) {
-          mine.add(p.realloc);
-        }
+    for (Pending p : byRequest.ofSender(sender)) {
+      CompletableFuture<Answer> f = p.realloc;
+      if (f == null) {
+        continue;
       }
-    }
-    for (CompletableFuture<Answer> f : mine) {
       LOG.info("allocation request {}: requester {} gone, canceling", serviceName, sender);
       plugin.reallocCancel(f);
     }
