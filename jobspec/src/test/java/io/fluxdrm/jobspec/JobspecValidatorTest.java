@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fluxdrm.schemas.SchemaException;
+import io.fluxdrm.testkit.JobspecBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,9 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class JobspecValidatorTest {
-  private static final String V1 =
-      "version: 1\nresources:\n- {type: slot, count: 1, label: task, with: [{type: core, count: 1}]}\n"
-          + "tasks:\n- {command: [a], slot: task, count: {per_slot: 1}}\nattributes: {system: {duration: 0}}\n";
+  private static final String V1 = JobspecBuilder.jobspec().command("a").toYaml();
 
   @Test
   void checkPath_validFile_okLine(@TempDir Path dir) throws IOException {
@@ -39,7 +38,8 @@ class JobspecValidatorTest {
 
   @Test
   void check_canonicalOnlyDocument_levelDecides() {
-    byte[] content = V1.replace("version: 1", "version: 2").getBytes(StandardCharsets.UTF_8);
+    byte[] content =
+        JobspecBuilder.jobspec().command("a").version(2).toYaml().getBytes(StandardCharsets.UTF_8);
     assertThat(JobspecValidator.check("x", content, Level.CANONICAL).valid()).isTrue();
     assertThat(JobspecValidator.check("x", content, Level.V1).lines())
         .containsExactly("x: /version: 2 (expected: 1)");

@@ -1,7 +1,6 @@
 package io.fluxdrm.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.RpcException;
@@ -25,11 +24,7 @@ public final class FluxPayloads {
    * @return a new payload
    */
   public static ObjectNode free(long jobId, ResourceSet r, boolean fin) {
-    ObjectNode o = JsonNodeFactory.instance.objectNode();
-    o.set("id", id(jobId));
-    o.set("R", r.toJson());
-    o.put("final", fin);
-    return o;
+    return new SchedFree(jobId, r, fin).toJson();
   }
 
   /**
@@ -39,9 +34,7 @@ public final class FluxPayloads {
    * @return a new payload
    */
   public static ObjectNode reallocCancel(long matchtag) {
-    ObjectNode o = JsonNodeFactory.instance.objectNode();
-    o.put("matchtag", matchtag);
-    return o;
+    return new SchedReallocCancel(matchtag).toJson();
   }
 
   /**

@@ -94,6 +94,16 @@ class SchemasTest {
             "sched.realloc-request",
             "sched.realloc-response",
             "sched.realloc_cancel-request",
+            "job-manager.realloc-request",
+            "job-manager.realloc-response",
+            "job-manager.release-request",
+            "job-manager.release-response",
+            "shell.realloc-request",
+            "shell.realloc-response",
+            "shell.realloc_cancel-request",
+            "shell.release-request",
+            "shell.release-response",
+            "shell.task-exit-request",
             "curve-clients");
   }
 

@@ -35,7 +35,7 @@ final class ShellFixture {
   final ManualEventLoop loop = new ManualEventLoop();
   private int nextPeer = 1;
   final Hub hub = new Hub(loop, () -> "peer-" + nextPeer++);
-  final FakeJobManager jm;
+  final ShellFacingJobManager jm;
   final ShellPlugin plugin;
   final FluxHandle app;
   private int lastAppTag;
@@ -43,7 +43,7 @@ final class ShellFixture {
   /** The job holds {@code initial} (ranks of the pool); the job manager serves realloc or not. */
   ShellFixture(String initial, boolean withRealloc) {
     ResourceSet r = ranks(initial);
-    jm = new FakeJobManager(JOB, r, withRealloc);
+    jm = new ShellFacingJobManager(JOB, r, withRealloc);
     CompletableFuture<Void> up = hub.attach(Credentials.owner(OWNER)).register(jm.service());
     plugin = ShellPlugin.create(JOB, ALICE, r);
     CompletableFuture<Void> sh = plugin.start(hub.attach(Credentials.user(ALICE)));

@@ -150,18 +150,21 @@ class ShellPluginTest {
 
   static Stream<Arguments> unsupportedAnswers() {
     return Stream.of(
-        Arguments.of("type 3", (Consumer<FakeJobManager>) jm -> jm.answer(3, "no realloc"), true),
+        Arguments.of(
+            "type 3", (Consumer<ShellFacingJobManager>) jm -> jm.answer(3, "no realloc"), true),
         Arguments.of(
             "errnum ENOSYS",
-            (Consumer<FakeJobManager>) jm -> jm.fail(Errno.ENOSYS, "sched.realloc: not here"),
+            (Consumer<ShellFacingJobManager>)
+                jm -> jm.fail(Errno.ENOSYS, "sched.realloc: not here"),
             true),
-        Arguments.of("job manager without realloc", (Consumer<FakeJobManager>) jm -> {}, false));
+        Arguments.of(
+            "job manager without realloc", (Consumer<ShellFacingJobManager>) jm -> {}, false));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("unsupportedAnswers")
   void realloc_unsupportedOrEnosys_unsupportedAtOnce(
-      String name, Consumer<FakeJobManager> answer, boolean withRealloc) {
+      String name, Consumer<ShellFacingJobManager> answer, boolean withRealloc) {
     ShellFixture f = new ShellFixture("0-1", withRealloc);
     CompletableFuture<Answer> g = f.plugin.realloc(spec(1), null, null);
     f.settle();

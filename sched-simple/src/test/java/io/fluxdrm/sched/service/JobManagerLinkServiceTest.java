@@ -38,8 +38,8 @@ class JobManagerLinkServiceTest {
     }
   }
 
-  private FakeJobManager unregistered() {
-    return new FakeJobManager(fx.hub.attach(Credentials.owner(SchedFixture.OWNER)));
+  private SchedulerFacingJobManager unregistered() {
+    return new SchedulerFacingJobManager(fx.hub.attach(Credentials.owner(SchedFixture.OWNER)));
   }
 
   private long elapsedMillis(long since) {
@@ -50,17 +50,17 @@ class JobManagerLinkServiceTest {
   @ValueSource(booleans = {false, true})
   void jobManager_replacedWithinMilliseconds_newOneGetsHello(boolean sentRequests) {
     fx = new SchedFixture(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
     CompletableFuture<Message> a1 = null;
     if (sentRequests) {
-      a1 = jm.alloc(1, FakeJobManager.nodes(1, 1, 2));
-      jm.alloc(2, FakeJobManager.nodes(2, 1, 2));
+      a1 = jm.alloc(1, SchedulerFacingJobManager.nodes(1, 1, 2));
+      jm.alloc(2, SchedulerFacingJobManager.nodes(2, 1, 2));
       fx.settle();
       assertThat(fx.svc.core().pendingAllocs()).hasSize(1);
     }
-    FakeJobManager jm2 = unregistered();
+    SchedulerFacingJobManager jm2 = unregistered();
     if (sentRequests) {
       jm2.runningJob(1, null);
     }
@@ -82,7 +82,7 @@ class JobManagerLinkServiceTest {
       assertThat(fx.svc.core().pool().allocated().isEmpty()).isTrue();
     }
     fx.checkInvariants();
-    CompletableFuture<Message> b = jm2.alloc(3, FakeJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> b = jm2.alloc(3, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     assertThat(answer(b).get("type").asInt()).isZero();
   }
@@ -98,7 +98,7 @@ class JobManagerLinkServiceTest {
     assertThat(held).hasSize(1);
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.HELLO);
     silent.close();
-    FakeJobManager jm2 = unregistered();
+    SchedulerFacingJobManager jm2 = unregistered();
     jm2.register();
     fx.settle();
     fx.advance(RETRY_MIN);
@@ -110,14 +110,14 @@ class JobManagerLinkServiceTest {
   @Test
   void jobManager_leavesAndNoneComes_offlineAndHelloRetriedUntilOneRegisters() {
     fx = new SchedFixture(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     jm.h.close();
     fx.settle();
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
     fx.advance(Duration.ofSeconds(5));
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
-    FakeJobManager jm2 = fx.jobManager();
+    SchedulerFacingJobManager jm2 = fx.jobManager();
     fx.advance(Duration.ofSeconds(1));
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
     assertThat(jm2.hellos).isEqualTo(1);
@@ -126,7 +126,7 @@ class JobManagerLinkServiceTest {
   @Test
   void serviceRemoved_otherServices_linkUnchangedAndNoSecondHello() {
     fx = new SchedFixture(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     FluxHandle guest = fx.user(1000);
     guest.register(Service.builder("1000-tool").build());

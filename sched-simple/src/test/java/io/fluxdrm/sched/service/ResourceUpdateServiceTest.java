@@ -117,7 +117,7 @@ class ResourceUpdateServiceTest {
   @Test
   void shrink_heldRanksStayWithJobsUntilFree_thenLeaveThePool() {
     start();
-    CompletableFuture<Message> a1 = alloc(1, FakeJobManager.nodes(1, 1, 2));
+    CompletableFuture<Message> a1 = alloc(1, SchedulerFacingJobManager.nodes(1, 1, 2));
     assertThat(a1.join().json().at("/annotations/sched/resource_summary").asText())
         .isEqualTo("rank0/core[0-1]");
     // shrink wins over down: ranks 0-1 are removed, rank 0's cores stay with job 1
@@ -129,10 +129,10 @@ class ResourceUpdateServiceTest {
     assertThat(summary(st, "all")).isEqualTo("rank[0,2]/core[0-1]");
     assertThat(summary(st, "allocated")).isEqualTo("rank0/core[0-1]");
     assertThat(summary(st, "down")).isEmpty();
-    CompletableFuture<Message> a2 = alloc(2, FakeJobManager.nodes(1, 1, 2));
+    CompletableFuture<Message> a2 = alloc(2, SchedulerFacingJobManager.nodes(1, 1, 2));
     assertThat(a2.join().json().at("/annotations/sched/resource_summary").asText())
         .isEqualTo("rank2/core[0-1]");
-    CompletableFuture<Message> a3 = alloc(3, FakeJobManager.nodes(1, 1, 2));
+    CompletableFuture<Message> a3 = alloc(3, SchedulerFacingJobManager.nodes(1, 1, 2));
     assertThat(a3).isNotDone();
     // job 1 gives rank 0 back: it leaves the pool, job 3 is not placed there
     free(1, a1.join());
@@ -140,7 +140,7 @@ class ResourceUpdateServiceTest {
     assertThat(summary(status(), "all")).isEqualTo("rank2/core[0-1]");
     assertThat(svc.core().pool().free().isEmpty()).isTrue();
     // a request for two nodes can no longer be satisfied
-    CompletableFuture<Message> a4 = alloc(4, FakeJobManager.nodes(2, 1, 1));
+    CompletableFuture<Message> a4 = alloc(4, SchedulerFacingJobManager.nodes(2, 1, 1));
     assertThat(a3).isNotDone();
     free(2, a2.join());
     assertThat(a3.join().json().at("/annotations/sched/resource_summary").asText())
@@ -158,25 +158,25 @@ class ResourceUpdateServiceTest {
     update("{\"up\":\"1\"}");
     assertThat(svc.core().pool().removedRanks()).isEqualTo(IdSet.of(1));
     assertThat(summary(status(), "all")).isEqualTo("rank[0,2]/core[0-1]");
-    CompletableFuture<Message> a = alloc(1, FakeJobManager.nodes(3, 1, 1));
+    CompletableFuture<Message> a = alloc(1, SchedulerFacingJobManager.nodes(3, 1, 1));
     assertThat(a.join().json().get("type").asInt()).isEqualTo(2);
   }
 
   @Test
   void expiration_givesJobsWithoutDurationTheInstanceExpiration() {
     start();
-    CompletableFuture<Message> a0 = alloc(1, FakeJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> a0 = alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     assertThat(a0.join().json().at("/R/execution/expiration").asDouble()).isEqualTo(0.0);
     update("{\"expiration\":5000.5}");
     assertThat(
-            alloc(2, FakeJobManager.slots(1, 1, 0))
+            alloc(2, SchedulerFacingJobManager.slots(1, 1, 0))
                 .join()
                 .json()
                 .at("/R/execution/expiration")
                 .asDouble())
         .isEqualTo(5000.5);
     assertThat(
-            alloc(3, FakeJobManager.slots(1, 1, 60))
+            alloc(3, SchedulerFacingJobManager.slots(1, 1, 60))
                 .join()
                 .json()
                 .at("/R/execution/expiration")
@@ -191,7 +191,7 @@ class ResourceUpdateServiceTest {
   @Test
   void properties_addAndRemove_changeConstraintsAndJobR() {
     start();
-    ObjectNode fast = FakeJobManager.nodes(1, 1, 1);
+    ObjectNode fast = SchedulerFacingJobManager.nodes(1, 1, 1);
     ((ObjectNode) fast.get("attributes").get("system"))
         .set("constraints", read("{\"properties\":[\"fast\"]}"));
     // no rank has "fast": infeasible

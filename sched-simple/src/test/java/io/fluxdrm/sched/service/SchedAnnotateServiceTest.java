@@ -26,19 +26,19 @@ class SchedAnnotateServiceTest {
   private SchedFixture fx;
   private final List<List<ObjectNode>> responses = new ArrayList<>();
 
-  private FakeJobManager start(boolean annotate) {
+  private SchedulerFacingJobManager start(boolean annotate) {
     fx =
         new SchedFixture(
             SchedFixture.pool(1, 2), SchedulerOptions.defaults().withAnnotatePending(annotate));
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     return jm;
   }
 
-  private void alloc(FakeJobManager jm, long id) {
+  private void alloc(SchedulerFacingJobManager jm, long id) {
     List<ObjectNode> r = new ArrayList<>();
     responses.add(r);
-    jm.allocKeepingAll(id, FakeJobManager.slots(1, 1, 0), r);
+    jm.allocKeepingAll(id, SchedulerFacingJobManager.slots(1, 1, 0), r);
     step();
   }
 
@@ -64,7 +64,7 @@ class SchedAnnotateServiceTest {
 
   @Test
   void t2206_fiveJobsTwoCores_pendingAnnotatedThenClearedOnSuccess() {
-    FakeJobManager jm = start(true);
+    SchedulerFacingJobManager jm = start(true);
     for (long id = 1; id <= 5; id++) {
       alloc(jm, id);
     }
@@ -90,7 +90,7 @@ class SchedAnnotateServiceTest {
 
   @Test
   void annotate_valueUnchanged_notSentAgain() {
-    FakeJobManager jm = start(true);
+    SchedulerFacingJobManager jm = start(true);
     for (long id = 1; id <= 4; id++) {
       alloc(jm, id);
     }
@@ -110,7 +110,7 @@ class SchedAnnotateServiceTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("priorities")
   void prioritize_pendingJob_jobsAheadFollowsQueue(String name, long boosted, List<String> want) {
-    FakeJobManager jm = start(true);
+    SchedulerFacingJobManager jm = start(true);
     for (long id = 1; id <= 4; id++) {
       alloc(jm, id);
     }
@@ -123,7 +123,7 @@ class SchedAnnotateServiceTest {
 
   @Test
   void annotateOff_pendingJobs_noAnnotateResponses() {
-    FakeJobManager jm = start(false);
+    SchedulerFacingJobManager jm = start(false);
     for (long id = 1; id <= 3; id++) {
       alloc(jm, id);
     }

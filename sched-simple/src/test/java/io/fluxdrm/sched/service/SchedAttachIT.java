@@ -119,7 +119,7 @@ class SchedAttachIT {
 
       ObjectNode alloc = Json.object().put("id", NEW).put("priority", 16).put("userid", 0);
       alloc.put("t_submit", 2.0);
-      alloc.set("jobspec", FakeJobManager.nodes(1, 1, 4));
+      alloc.set("jobspec", SchedulerFacingJobManager.nodes(1, 1, 4));
       Message answer =
           flux.rpc("sched.alloc", alloc)
               .whenComplete((m, e) -> order.add("alloc answered"))
@@ -164,7 +164,7 @@ class SchedAttachIT {
       order.clear();
 
       ObjectNode grow = Json.object().put("job_id", RUNNING);
-      grow.set("spec_add", FakeJobManager.nodes(1, 1, 4));
+      grow.set("spec_add", SchedulerFacingJobManager.nodes(1, 1, 4));
       Message answer =
           flux.rpc("sched.realloc", grow)
               .whenComplete((m, e) -> order.add("realloc answered"))

@@ -80,8 +80,9 @@ final class SchedFixture {
     assertThat(f).isCompleted();
   }
 
-  FakeJobManager jobManager() {
-    FakeJobManager jm = new FakeJobManager(hub.attach(Credentials.owner(OWNER)));
+  SchedulerFacingJobManager jobManager() {
+    SchedulerFacingJobManager jm =
+        new SchedulerFacingJobManager(hub.attach(Credentials.owner(OWNER)));
     CompletableFuture<Void> f = jm.register();
     settle();
     assertThat(f).isCompleted();

@@ -158,14 +158,14 @@ class SchedHandshakeTranscriptTest {
   @Test
   void noRealloc_everyReallocUnsupportedAllocsServed_golden() throws IOException {
     SchedFixture fx = fixture(NO_REALLOC);
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
-    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.nodes(1, 1, 4));
+    CompletableFuture<Message> a1 = jm.alloc(1, SchedulerFacingJobManager.nodes(1, 1, 4));
     fx.settle();
     List<CompletableFuture<Message>> reallocs = new ArrayList<>();
-    reallocs.add(jm.realloc(1, FakeJobManager.nodes(1, 1, 4), null, null));
-    reallocs.add(jm.realloc(1, null, FakeJobManager.nodes(1, 1, 4), r(a1)));
-    reallocs.add(jm.realloc(1, FakeJobManager.nodes(9, 1, 4), null, null));
+    reallocs.add(jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null));
+    reallocs.add(jm.realloc(1, null, SchedulerFacingJobManager.nodes(1, 1, 4), r(a1)));
+    reallocs.add(jm.realloc(1, SchedulerFacingJobManager.nodes(9, 1, 4), null, null));
     fx.settle();
     jm.h.send("sched.realloc_cancel", Json.object().put("matchtag", 1));
     CompletableFuture<Message> status = jm.h.rpc("sched.resource-status", Json.object());
@@ -177,7 +177,7 @@ class SchedHandshakeTranscriptTest {
         .as("an UNSUPPORTED realloc changes nothing")
         .isEqualTo("rank0/core[0-3]");
     jm.free(1, r(a1), true);
-    jm.alloc(2, FakeJobManager.nodes(4, 1, 4));
+    jm.alloc(2, SchedulerFacingJobManager.nodes(4, 1, 4));
     fx.settle();
     fx.checkInvariants();
     String recorded = fx.transcript();
@@ -201,13 +201,13 @@ class SchedHandshakeTranscriptTest {
   @Test
   void annotatePending_jobsAheadThenNullsOnSuccess_golden() throws IOException {
     SchedFixture fx = fixture(ANNOTATE);
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     List<List<ObjectNode>> responses = new ArrayList<>();
     for (int id = 1; id <= 6; id++) {
       List<ObjectNode> r = new ArrayList<>();
       responses.add(r);
-      jm.allocKeepingAll(id, FakeJobManager.nodes(1, 1, 4), r);
+      jm.allocKeepingAll(id, SchedulerFacingJobManager.nodes(1, 1, 4), r);
     }
     fx.settle();
     assertThat(responses.get(4).get(0).toString())
@@ -229,12 +229,13 @@ class SchedHandshakeTranscriptTest {
   void restart_grownJob_secondSchedulerRebuildsItFromHello_golden() throws IOException {
     // first scheduler: job 1 on one node, job 2 on two, job 1 grows by the last node
     SchedFixture fx1 = fixture(SchedulerOptions.defaults());
-    FakeJobManager jm1 = fx1.jobManager();
+    SchedulerFacingJobManager jm1 = fx1.jobManager();
     fx1.start();
-    CompletableFuture<Message> a1 = jm1.alloc(1, FakeJobManager.nodes(1, 1, 4));
-    CompletableFuture<Message> a2 = jm1.alloc(2, FakeJobManager.nodes(2, 1, 4));
+    CompletableFuture<Message> a1 = jm1.alloc(1, SchedulerFacingJobManager.nodes(1, 1, 4));
+    CompletableFuture<Message> a2 = jm1.alloc(2, SchedulerFacingJobManager.nodes(2, 1, 4));
     fx1.settle();
-    CompletableFuture<Message> grow = jm1.realloc(1, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> grow =
+        jm1.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx1.settle();
     ResourceSet grown =
         r(a1).union(ResourceSet.fromJson(SchedFixture.answer(grow).get("R_delta_add")));
@@ -245,7 +246,7 @@ class SchedHandshakeTranscriptTest {
     // second scheduler: the job manager's hello gives each job's current R; job 2 freed one rank
     // while no scheduler ran; job 4's R is unknown (scheduler-restart exception)
     SchedFixture fx2 = fixture(SchedulerOptions.defaults());
-    FakeJobManager jm2 = fx2.jobManager();
+    SchedulerFacingJobManager jm2 = fx2.jobManager();
     jm2.runningJob(1, null).set("R", grown.toJson());
     jm2.runningJob(2, "2").set("R", r(a2).toJson());
     jm2.runningJob(4, null);
@@ -258,9 +259,10 @@ class SchedHandshakeTranscriptTest {
         .isEqualTo("rank[0-1,3]/core[0-3]");
     // the grown rank is the job's: a shrink naming it is granted, a new job gets rank 2 first
     ResourceSet rank3 = grown.copyRanks(IdSet.of(3));
-    CompletableFuture<Message> shrink = jm2.realloc(1, null, FakeJobManager.nodes(1, 1, 4), rank3);
-    CompletableFuture<Message> a5 = jm2.alloc(5, FakeJobManager.nodes(1, 1, 4));
-    CompletableFuture<Message> a6 = jm2.alloc(6, FakeJobManager.nodes(1, 1, 4));
+    CompletableFuture<Message> shrink =
+        jm2.realloc(1, null, SchedulerFacingJobManager.nodes(1, 1, 4), rank3);
+    CompletableFuture<Message> a5 = jm2.alloc(5, SchedulerFacingJobManager.nodes(1, 1, 4));
+    CompletableFuture<Message> a6 = jm2.alloc(6, SchedulerFacingJobManager.nodes(1, 1, 4));
     fx2.settle();
     assertThat(SchedFixture.answer(shrink).get("type").asInt()).isZero();
     assertThat(r(a5).summary()).isEqualTo("rank2/core[0-3]");
@@ -278,16 +280,18 @@ class SchedHandshakeTranscriptTest {
   @Test
   void realloc_severalJobs_fifoWithHeadOfLineBlocking_golden() throws IOException {
     SchedFixture fx = fixture(SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     List<CompletableFuture<Message>> a = new ArrayList<>();
     for (int id = 1; id <= 3; id++) {
-      a.add(jm.alloc(id, FakeJobManager.nodes(1, 1, 4)));
+      a.add(jm.alloc(id, SchedulerFacingJobManager.nodes(1, 1, 4)));
     }
     fx.settle();
-    CompletableFuture<Message> grow1 = jm.realloc(1, FakeJobManager.nodes(2, 1, 4), null, null);
-    CompletableFuture<Message> grow2 = jm.realloc(2, FakeJobManager.nodes(1, 1, 4), null, null);
-    CompletableFuture<Message> alloc4 = jm.alloc(4, FakeJobManager.nodes(1, 1, 4));
+    CompletableFuture<Message> grow1 =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(2, 1, 4), null, null);
+    CompletableFuture<Message> grow2 =
+        jm.realloc(2, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> alloc4 = jm.alloc(4, SchedulerFacingJobManager.nodes(1, 1, 4));
     fx.settle();
     assertThat(grow1).as("two nodes wanted, one free").isNotDone();
     assertThat(grow2).as("behind job 1's grow although one node is free").isNotDone();
@@ -316,16 +320,20 @@ class SchedHandshakeTranscriptTest {
   @Test
   void queries_feasibilityAndResourceStatus_golden() throws IOException {
     SchedFixture fx = fixture(SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
-    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.slots(3, 2, 0));
+    CompletableFuture<Message> a1 = jm.alloc(1, SchedulerFacingJobManager.slots(3, 2, 0));
     fx.settle();
     CompletableFuture<Message> status = jm.h.rpc("sched.resource-status", Json.object());
     FluxHandle user = fx.user(2000);
     CompletableFuture<Message> ok =
-        user.rpc("feasibility.check", Json.object().set("jobspec", FakeJobManager.nodes(4, 1, 4)));
+        user.rpc(
+            "feasibility.check",
+            Json.object().set("jobspec", SchedulerFacingJobManager.nodes(4, 1, 4)));
     CompletableFuture<Message> overflow =
-        user.rpc("feasibility.check", Json.object().set("jobspec", FakeJobManager.nodes(5, 1, 4)));
+        user.rpc(
+            "feasibility.check",
+            Json.object().set("jobspec", SchedulerFacingJobManager.nodes(5, 1, 4)));
     CompletableFuture<Message> invalid =
         user.rpc(
             "feasibility.check", Json.object().set("jobspec", Json.object().put("version", 1)));
@@ -348,7 +356,8 @@ class SchedHandshakeTranscriptTest {
     StringWriter out = new StringWriter();
     TranscriptRecorder recorder = new TranscriptRecorder(out, loop.clock(Instant.EPOCH));
     schedHandle.tap(recorder);
-    FakeJobManager jm = new FakeJobManager(hub.attach(Credentials.owner(SchedFixture.OWNER)));
+    SchedulerFacingJobManager jm =
+        new SchedulerFacingJobManager(hub.attach(Credentials.owner(SchedFixture.OWNER)));
     CompletableFuture<Void> reg = jm.register();
 
     ResourceSet pool = SchedReplayProvider.POOL;
@@ -391,13 +400,14 @@ class SchedHandshakeTranscriptTest {
     assertThat(jm.readies).hasSize(1);
 
     CompletableFuture<Message> a2 =
-        jm.alloc(2, FakeJobManager.nodes(1, 1, 4)).whenComplete((m, e) -> order.add("answer 2"));
+        jm.alloc(2, SchedulerFacingJobManager.nodes(1, 1, 4))
+            .whenComplete((m, e) -> order.add("answer 2"));
     loop.runPending();
     assertThat(order).containsExactly("commit job.0000.0000.0000.0002.R", "answer 2");
     assertThat(r(a2).summary()).isEqualTo("rank1/core[0-3]");
     // the rebuilt job holds its grown rank: a shrink naming it is granted
     CompletableFuture<Message> shrink =
-        jm.realloc(1, null, FakeJobManager.nodes(1, 1, 4), grown.copyRanks(IdSet.of(2)));
+        jm.realloc(1, null, SchedulerFacingJobManager.nodes(1, 1, 4), grown.copyRanks(IdSet.of(2)));
     loop.runPending();
     assertThat(SchedFixture.answer(shrink).get("type").asInt()).isZero();
     jm.free(1, grown.copyRanks(IdSet.of(2)), false);

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SchedReallocServiceTest {
 
   private SchedFixture fx;
-  private FakeJobManager jm;
+  private SchedulerFacingJobManager jm;
 
   private void online(int nodes, int cores, SchedulerOptions options) {
     online(nodes, cores, options, StateStore.inMemory());
@@ -44,7 +44,7 @@ class SchedReallocServiceTest {
 
   /** Allocates job {@code id} one node with all {@code cores} cores; returns its R. */
   private ResourceSet run(long id, int cores) {
-    CompletableFuture<Message> f = jm.alloc(id, FakeJobManager.nodes(1, 1, cores));
+    CompletableFuture<Message> f = jm.alloc(id, SchedulerFacingJobManager.nodes(1, 1, cores));
     fx.settle();
     return ResourceSet.fromJson(answer(f).get("R"));
   }
@@ -69,7 +69,8 @@ class SchedReallocServiceTest {
   void grow_freeNode_grantedWithFullRDeltaAdd() {
     online(4, 4, SchedulerOptions.defaults());
     run(1, 4);
-    CompletableFuture<Message> g = jm.realloc(1, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> g =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     ObjectNode a = answer(g);
     assertThat(rendered(a)).isEqualTo("alloc_id=1 type=0 add=rank1/core[0-3]");
@@ -85,7 +86,8 @@ class SchedReallocServiceTest {
     online(2, 4, SchedulerOptions.defaults());
     run(1, 4);
     ResourceSet r2 = run(2, 4);
-    CompletableFuture<Message> g = jm.realloc(1, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> g =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     assertThat(g).isNotDone();
     assertThat(fx.svc.core().pendingReallocs()).isEqualTo(1);
@@ -98,7 +100,8 @@ class SchedReallocServiceTest {
   void grow_neverFits_denied() {
     online(2, 4, SchedulerOptions.defaults());
     run(1, 4);
-    CompletableFuture<Message> g = jm.realloc(1, FakeJobManager.nodes(3, 1, 4), null, null);
+    CompletableFuture<Message> g =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(3, 1, 4), null, null);
     fx.settle();
     assertThat(rendered(answer(g))).startsWith("alloc_id=1 type=1 note=unsatisfiable request");
   }
@@ -106,10 +109,11 @@ class SchedReallocServiceTest {
   @Test
   void shrink_withoutR_grantedAndKeptUntilFree() {
     online(4, 4, SchedulerOptions.defaults());
-    CompletableFuture<Message> f = jm.alloc(1, FakeJobManager.nodes(2, 1, 4));
+    CompletableFuture<Message> f = jm.alloc(1, SchedulerFacingJobManager.nodes(2, 1, 4));
     fx.settle();
     assertThat(f).isDone();
-    CompletableFuture<Message> s = jm.realloc(1, null, FakeJobManager.nodes(1, 1, 4), null);
+    CompletableFuture<Message> s =
+        jm.realloc(1, null, SchedulerFacingJobManager.nodes(1, 1, 4), null);
     fx.settle();
     ObjectNode a = answer(s);
     assertThat(a.path("type").asInt()).isZero();
@@ -124,11 +128,12 @@ class SchedReallocServiceTest {
   @Test
   void shrink_withR_removesExactlyTheNamedNode() {
     online(4, 4, SchedulerOptions.defaults());
-    CompletableFuture<Message> f = jm.alloc(1, FakeJobManager.nodes(2, 1, 4));
+    CompletableFuture<Message> f = jm.alloc(1, SchedulerFacingJobManager.nodes(2, 1, 4));
     fx.settle();
     ResourceSet held = ResourceSet.fromJson(answer(f).get("R"));
     ResourceSet last = held.copyRanks(IdSet.of(held.ranks().last()));
-    CompletableFuture<Message> s = jm.realloc(1, null, FakeJobManager.nodes(1, 1, 4), last);
+    CompletableFuture<Message> s =
+        jm.realloc(1, null, SchedulerFacingJobManager.nodes(1, 1, 4), last);
     fx.settle();
     assertThat(ResourceSet.fromJson(answer(s).get("R_delta_sub")).summary())
         .isEqualTo(last.summary());
@@ -140,7 +145,8 @@ class SchedReallocServiceTest {
     run(1, 4);
     String before = fx.svc.core().pool().allocated().summary();
     ResourceSet notHeld = SchedFixture.pool(4, 4).copyRanks(IdSet.of(3));
-    CompletableFuture<Message> s = jm.realloc(1, null, FakeJobManager.nodes(1, 1, 4), notHeld);
+    CompletableFuture<Message> s =
+        jm.realloc(1, null, SchedulerFacingJobManager.nodes(1, 1, 4), notHeld);
     fx.settle();
     assertThat(rendered(answer(s))).startsWith("alloc_id=1 type=1 note=spec_sub: R names rank3");
     assertThat(fx.svc.core().pool().allocated().summary()).isEqualTo(before);
@@ -152,7 +158,8 @@ class SchedReallocServiceTest {
     run(1, 4);
     run(2, 4);
     // the alloc calls gave their matchtags back: the realloc gets the smallest, 1
-    CompletableFuture<Message> g = jm.realloc(1, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> g =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     assertThat(g).isNotDone();
     jm.h.send("sched.realloc_cancel", Json.object().put("matchtag", 1));
@@ -166,7 +173,8 @@ class SchedReallocServiceTest {
   void realloc_noRealloc_unsupportedAtOnce() {
     online(2, 4, SchedulerOptions.defaults().withRealloc(false));
     run(1, 4);
-    CompletableFuture<Message> g = jm.realloc(1, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> g =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     assertThat(rendered(answer(g))).isEqualTo("alloc_id=1 type=3");
     assertThat(fx.svc.core().pool().allocated().summary()).isEqualTo("rank0/core[0-3]");
@@ -178,8 +186,10 @@ class SchedReallocServiceTest {
     run(1, 4);
     ResourceSet r2 = run(2, 4);
     ResourceSet r3 = run(3, 4);
-    CompletableFuture<Message> g1 = jm.realloc(1, FakeJobManager.nodes(2, 1, 4), null, null);
-    CompletableFuture<Message> g3 = jm.realloc(3, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> g1 =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(2, 1, 4), null, null);
+    CompletableFuture<Message> g3 =
+        jm.realloc(3, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     assertThat(g1).isNotDone();
     assertThat(g3).isNotDone();
@@ -188,7 +198,8 @@ class SchedReallocServiceTest {
     assertThat(g1).isNotDone();
     assertThat(g3).as("blocked behind job 1's grow").isNotDone();
     assertThat(r3.summary()).isEqualTo("rank2/core[0-3]");
-    CompletableFuture<Message> s3 = jm.realloc(3, null, FakeJobManager.nodes(1, 1, 4), null);
+    CompletableFuture<Message> s3 =
+        jm.realloc(3, null, SchedulerFacingJobManager.nodes(1, 1, 4), null);
     fx.settle();
     assertThat(rendered(answer(s3)))
         .as("a shrink is decided at once, even behind a waiting grow (D142)")
@@ -207,7 +218,7 @@ class SchedReallocServiceTest {
     run(1, 4);
     FluxHandle other = fx.user(2000);
     ObjectNode p = Json.object().put("job_id", 1);
-    p.set("spec_add", FakeJobManager.nodes(1, 1, 4));
+    p.set("spec_add", SchedulerFacingJobManager.nodes(1, 1, 4));
     CompletableFuture<Message> g = other.rpc("sched.realloc", p);
     FluxHandle owner = fx.user(1000);
     CompletableFuture<Message> mine = owner.rpc("sched.realloc", p);
@@ -221,7 +232,8 @@ class SchedReallocServiceTest {
   @Test
   void realloc_unknownJob_enoent() {
     online(2, 4, SchedulerOptions.defaults());
-    CompletableFuture<Message> g = jm.realloc(9, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> g =
+        jm.realloc(9, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     assertThat(error(g).errnum()).isEqualTo(2);
     assertThat(error(g).getMessage()).isEqualTo("realloc: unknown job 9");
@@ -231,7 +243,8 @@ class SchedReallocServiceTest {
   void restart_grownJob_helloRebuildsGrownR(@TempDir Path dir) {
     online(4, 4, SchedulerOptions.defaults(), StateStore.open(dir));
     run(1, 4);
-    CompletableFuture<Message> g = jm.realloc(1, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> g =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     assertThat(answer(g).path("type").asInt()).isZero();
     String grown = fx.svc.core().pool().allocation(1).orElseThrow().summary();
@@ -246,7 +259,8 @@ class SchedReallocServiceTest {
     jm.runningJob(1, null);
     fx.start();
     assertThat(fx.svc.core().pool().allocated().summary()).isEqualTo(grown);
-    CompletableFuture<Message> again = jm.realloc(1, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> again =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     assertThat(rendered(answer(again))).isEqualTo("alloc_id=2 type=0 add=rank2/core[0-3]");
   }

@@ -39,7 +39,7 @@ class SchedServicePropertyTest {
     System.out.println("SchedServicePropertyTest seed " + seed);
     Random rnd = new Random(seed);
     SchedFixture fx = new SchedFixture(SchedFixture.pool(6, 4), SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     SchedulerCore core = fx.svc.core();
     Map<Long, CompletableFuture<Message>> allocs = new LinkedHashMap<>();
@@ -58,8 +58,8 @@ class SchedServicePropertyTest {
       if (op == 0 && core.pendingAllocs().size() < 8) {
         JsonNode js =
             rnd.nextBoolean()
-                ? FakeJobManager.slots(1 + rnd.nextInt(3), 1 + rnd.nextInt(4), 0)
-                : FakeJobManager.nodes(1 + rnd.nextInt(2), 1, 1 + rnd.nextInt(4));
+                ? SchedulerFacingJobManager.slots(1 + rnd.nextInt(3), 1 + rnd.nextInt(4), 0)
+                : SchedulerFacingJobManager.nodes(1 + rnd.nextInt(2), 1, 1 + rnd.nextInt(4));
         allocs.put(next, jm.alloc(next, js));
         next++;
       } else if (op == 1 && !running.isEmpty()) {
@@ -69,12 +69,14 @@ class SchedServicePropertyTest {
         jm.cancel(core.pendingAllocs().get(rnd.nextInt(core.pendingAllocs().size())));
       } else if (op == 3 && !running.isEmpty()) {
         long id = running.get(rnd.nextInt(running.size()));
-        CompletableFuture<Message> f = jm.realloc(id, FakeJobManager.nodes(1, 1, 2), null, null);
+        CompletableFuture<Message> f =
+            jm.realloc(id, SchedulerFacingJobManager.nodes(1, 1, 2), null, null);
         reallocs.add(f);
         reallocJob.put(f, id);
       } else if (op == 4 && !running.isEmpty()) {
         long id = running.get(rnd.nextInt(running.size()));
-        CompletableFuture<Message> f = jm.realloc(id, null, FakeJobManager.slots(1, 1, 0), null);
+        CompletableFuture<Message> f =
+            jm.realloc(id, null, SchedulerFacingJobManager.slots(1, 1, 0), null);
         reallocs.add(f);
         reallocJob.put(f, id);
       } else if (op == 5 && !toFree.isEmpty()) {

@@ -32,9 +32,9 @@ class SchedServiceTest {
 
   private SchedFixture fx;
 
-  private FakeJobManager online(ResourceSet pool, SchedulerOptions options) {
+  private SchedulerFacingJobManager online(ResourceSet pool, SchedulerOptions options) {
     fx = new SchedFixture(pool, options);
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
     return jm;
@@ -67,7 +67,7 @@ class SchedServiceTest {
 
   @Test
   void start_jobManagerPresent_helloThenReadyLimited8() {
-    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
     assertThat(jm.hellos).isEqualTo(1);
     assertThat(jm.readies).hasSize(1);
     assertThat(jm.readies.get(0).toString()).isEqualTo("{\"mode\":\"limited\",\"limit\":8}");
@@ -76,7 +76,7 @@ class SchedServiceTest {
 
   @Test
   void start_unlimited_readyUnlimited() {
-    FakeJobManager jm =
+    SchedulerFacingJobManager jm =
         online(
             SchedFixture.pool(1, 2),
             SchedulerOptions.defaults().withQueueDepth(QueueDepth.unlimited()));
@@ -85,10 +85,10 @@ class SchedServiceTest {
 
   @Test
   void alloc_granted_responseHasRTimesNslotsAndSummary() {
-    FakeJobManager jm = online(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
     fx.advance(Duration.ofSeconds(5));
     CompletableFuture<Message> f =
-        jm.alloc(22800236544L, FakeJobManager.nodes(1, 2, 1).put("x", 0));
+        jm.alloc(22800236544L, SchedulerFacingJobManager.nodes(1, 2, 1).put("x", 0));
     fx.settle();
     ObjectNode a = answer(f);
     assertThat(a.get("id").asLong()).isEqualTo(22800236544L);
@@ -106,8 +106,8 @@ class SchedServiceTest {
 
   @Test
   void alloc_withDuration_expirationIsStartPlusDuration() {
-    FakeJobManager jm = online(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
-    CompletableFuture<Message> f = jm.alloc(1, FakeJobManager.slots(1, 1, 60.0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    CompletableFuture<Message> f = jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 60.0));
     fx.settle();
     JsonNode exec = answer(f).get("R").get("execution");
     assertThat(exec.get("expiration").asDouble() - exec.get("starttime").asDouble())
@@ -117,10 +117,10 @@ class SchedServiceTest {
   /** flux-core t2300 items 9-11 on rank[0-1]/core[0-1]. */
   @Test
   void t2300_fiveOneCoreJobs_worstFitThenCancelThenReuse() {
-    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
     List<CompletableFuture<Message>> f = new ArrayList<>();
     for (int id = 1; id <= 5; id++) {
-      f.add(jm.alloc(id, FakeJobManager.slots(1, 1, 0)));
+      f.add(jm.alloc(id, SchedulerFacingJobManager.slots(1, 1, 0)));
     }
     fx.settle();
     assertThat(List.of(summary(f.get(0)), summary(f.get(1)), summary(f.get(2)), summary(f.get(3))))
@@ -135,9 +135,9 @@ class SchedServiceTest {
 
   @Test
   void cancel_pendingAlloc_answeredCancelAndCancelItselfUnanswered() {
-    FakeJobManager jm = online(SchedFixture.pool(1, 1), SchedulerOptions.defaults());
-    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.slots(1, 1, 0));
-    CompletableFuture<Message> a2 = jm.alloc(2, FakeJobManager.slots(1, 1, 0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(1, 1), SchedulerOptions.defaults());
+    CompletableFuture<Message> a1 = jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> a2 = jm.alloc(2, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     assertThat(a2).isNotDone();
     jm.cancel(2);
@@ -149,10 +149,10 @@ class SchedServiceTest {
 
   @Test
   void prioritize_pendingJobs_higherPriorityServedFirst() {
-    FakeJobManager jm = online(SchedFixture.pool(1, 1), SchedulerOptions.defaults());
-    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.slots(1, 1, 0));
-    CompletableFuture<Message> a2 = jm.alloc(2, FakeJobManager.slots(1, 1, 0));
-    CompletableFuture<Message> a3 = jm.alloc(3, FakeJobManager.slots(1, 1, 0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(1, 1), SchedulerOptions.defaults());
+    CompletableFuture<Message> a1 = jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> a2 = jm.alloc(2, SchedulerFacingJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> a3 = jm.alloc(3, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     jm.prioritize(3, 100);
     fx.settle();
@@ -165,8 +165,8 @@ class SchedServiceTest {
 
   @Test
   void alloc_unsatisfiable_deniedWithFluxNote() {
-    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
-    CompletableFuture<Message> f = jm.alloc(1, FakeJobManager.slots(1, 3, 0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    CompletableFuture<Message> f = jm.alloc(1, SchedulerFacingJobManager.slots(1, 3, 0));
     fx.settle();
     ObjectNode a = answer(f);
     assertThat(a.get("type").asInt()).isEqualTo(2);
@@ -184,7 +184,7 @@ class SchedServiceTest {
           """)
   void alloc_jobspecNotReadable_deniedAndNothingChanges(String name, String jobspec, String note)
       throws Exception {
-    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
     String before = state();
     CompletableFuture<Message> f = jm.alloc(7, Json.mapper().readTree(jobspec));
     fx.settle();
@@ -211,8 +211,8 @@ class SchedServiceTest {
           """)
   void request_malformed_eprotoAndNothingChanges(
       String name, String topic, String payload, int errno, String textStart) throws Exception {
-    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
-    CompletableFuture<Message> held = jm.alloc(1, FakeJobManager.slots(1, 1, 0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    CompletableFuture<Message> held = jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     assertThat(held).isDone();
     String before = state();
@@ -226,13 +226,13 @@ class SchedServiceTest {
 
   @Test
   void alloc_secondForSameJob_eprotoAndFirstStillPending() {
-    FakeJobManager jm = online(SchedFixture.pool(1, 1), SchedulerOptions.defaults());
-    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.slots(1, 1, 0));
-    CompletableFuture<Message> a2 = jm.alloc(2, FakeJobManager.slots(1, 1, 0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(1, 1), SchedulerOptions.defaults());
+    CompletableFuture<Message> a1 = jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> a2 = jm.alloc(2, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     String before = state();
-    CompletableFuture<Message> again = jm.alloc(2, FakeJobManager.slots(1, 1, 0));
-    CompletableFuture<Message> running = jm.alloc(1, FakeJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> again = jm.alloc(2, SchedulerFacingJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> running = jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     assertThat(error(again).errnum()).isEqualTo(71);
     assertThat(error(again).getMessage())
@@ -246,8 +246,8 @@ class SchedServiceTest {
 
   @Test
   void free_unknownJobOrResourcesNotHeld_ignoredAndNothingChanges() {
-    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
-    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.slots(1, 1, 0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    CompletableFuture<Message> a1 = jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     String before = state();
     jm.free(99, SchedFixture.pool(1, 1), true);
@@ -261,8 +261,8 @@ class SchedServiceTest {
 
   @Test
   void free_sentExpectingAResponseAsFluxCoreDoes_neverAnsweredAndNotKeptPending() {
-    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
-    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.slots(1, 1, 0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    CompletableFuture<Message> a1 = jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     ObjectNode free = Json.object().put("id", 1).put("final", true);
     free.set("R", answer(a1).get("R"));
@@ -277,8 +277,8 @@ class SchedServiceTest {
 
   @Test
   void free_partialThenFinal_resourcesComeBackInSteps() {
-    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
-    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.nodes(2, 1, 2));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    CompletableFuture<Message> a1 = jm.alloc(1, SchedulerFacingJobManager.nodes(2, 1, 2));
     fx.settle();
     ResourceSet r = ResourceSet.fromJson(answer(a1).get("R"));
     assertThat(r.summary()).isEqualTo("rank[0-1]/core[0-1]");
@@ -296,7 +296,7 @@ class SchedServiceTest {
     online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
     FluxHandle user = fx.user(1000);
     ObjectNode p = Json.object().put("id", 1).put("priority", 16).put("userid", 1000);
-    p.set("jobspec", FakeJobManager.slots(1, 1, 0));
+    p.set("jobspec", SchedulerFacingJobManager.slots(1, 1, 0));
     String before = state();
     CompletableFuture<Message> f = user.rpc("sched.alloc", p);
     fx.settle();
@@ -308,8 +308,8 @@ class SchedServiceTest {
 
   @Test
   void expiration_runningJob_emptySuccessAndNegativeEinval() {
-    FakeJobManager jm = online(SchedFixture.pool(1, 1), SchedulerOptions.defaults());
-    jm.alloc(1, FakeJobManager.slots(1, 1, 0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(1, 1), SchedulerOptions.defaults());
+    jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     CompletableFuture<Message> ok =
         jm.h.rpc("sched.expiration", Json.object().put("id", 1).put("expiration", 5000.5));
@@ -328,9 +328,13 @@ class SchedServiceTest {
     online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
     FluxHandle c = fx.user(1000);
     CompletableFuture<Message> ok =
-        c.rpc("feasibility.check", Json.object().set("jobspec", FakeJobManager.slots(4, 1, 0)));
+        c.rpc(
+            "feasibility.check",
+            Json.object().set("jobspec", SchedulerFacingJobManager.slots(4, 1, 0)));
     CompletableFuture<Message> big =
-        c.rpc("feasibility.check", Json.object().set("jobspec", FakeJobManager.slots(5, 1, 0)));
+        c.rpc(
+            "feasibility.check",
+            Json.object().set("jobspec", SchedulerFacingJobManager.slots(5, 1, 0)));
     CompletableFuture<Message> bad =
         c.rpc("feasibility.check", Json.object().set("jobspec", Json.object().put("version", 1)));
     fx.settle();
@@ -343,8 +347,8 @@ class SchedServiceTest {
 
   @Test
   void resourceStatus_oneJobRunning_allAllocatedDown() {
-    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
-    jm.alloc(1, FakeJobManager.slots(1, 1, 0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     CompletableFuture<Message> f = fx.user(1000).rpc("sched.resource-status", Json.object());
     fx.settle();
@@ -361,7 +365,7 @@ class SchedServiceTest {
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
     fx.advance(Duration.ofSeconds(3));
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.advance(Duration.ofSeconds(2));
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
     assertThat(jm.readies).hasSize(1);
@@ -369,17 +373,17 @@ class SchedServiceTest {
 
   @Test
   void jobManager_disconnectsAndRestarts_helloAgainRebuildsRunningJobs() {
-    FakeJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
-    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.nodes(1, 1, 2));
-    jm.alloc(2, FakeJobManager.nodes(1, 1, 2));
-    CompletableFuture<Message> a3 = jm.alloc(3, FakeJobManager.slots(1, 1, 0));
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
+    CompletableFuture<Message> a1 = jm.alloc(1, SchedulerFacingJobManager.nodes(1, 1, 2));
+    jm.alloc(2, SchedulerFacingJobManager.nodes(1, 1, 2));
+    CompletableFuture<Message> a3 = jm.alloc(3, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     assertThat(a3).isNotDone();
     jm.h.close();
     fx.settle();
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
     assertThat(fx.svc.core().pendingAllocs()).isEmpty();
-    FakeJobManager jm2 = fx.jobManager();
+    SchedulerFacingJobManager jm2 = fx.jobManager();
     jm2.runningJob(1, null);
     fx.advance(Duration.ofSeconds(2));
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
@@ -391,18 +395,18 @@ class SchedServiceTest {
 
   @Test
   void jobManager_leavesBeforeAnyRequest_noticedThenHelloToTheNextOne() {
-    FakeJobManager jm = online(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
     jm.h.close();
     fx.settle();
     // the hub's service.removed event: noticed at once, no time passes
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
     fx.checkInvariants();
-    FakeJobManager jm2 = fx.jobManager();
+    SchedulerFacingJobManager jm2 = fx.jobManager();
     fx.advance(Duration.ofSeconds(2));
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
     assertThat(jm2.hellos).isEqualTo(1);
     assertThat(jm2.readies).hasSize(1);
-    CompletableFuture<Message> a = jm2.alloc(1, FakeJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> a = jm2.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     assertThat(answer(a).get("type").asInt()).isZero();
     fx.checkInvariants();
@@ -410,7 +414,7 @@ class SchedServiceTest {
 
   @Test
   void jobManager_staysWithoutRequests_notHelloedAgain() {
-    FakeJobManager jm = online(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
     fx.advance(Duration.ofSeconds(10));
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
     assertThat(jm.hellos).isEqualTo(1);
@@ -420,7 +424,7 @@ class SchedServiceTest {
   @Test
   void hello_jobWithoutKnownR_raisesSchedulerRestartException() {
     fx = new SchedFixture(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     jm.runningJob(42, null);
     fx.start();
     assertThat(jm.raised).hasSize(1);
@@ -433,7 +437,7 @@ class SchedServiceTest {
   @Test
   void hello_rFromResponseWithFreeRanks_freeRanksNotAllocated() {
     fx = new SchedFixture(SchedFixture.pool(2, 2), SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     jm.runningJob(5, "1").set("R", SchedFixture.pool(2, 2).toJson());
     fx.start();
     assertThat(fx.svc.core().pool().allocated().summary()).isEqualTo("rank0/core[0-1]");

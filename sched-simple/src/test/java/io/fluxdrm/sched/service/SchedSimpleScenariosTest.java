@@ -31,7 +31,7 @@ class SchedSimpleScenariosTest {
     return ResourceSet.fromJson(m.json().get(key)).summary();
   }
 
-  private static Message status(SchedFixture fx, FakeJobManager jm) {
+  private static Message status(SchedFixture fx, SchedulerFacingJobManager jm) {
     CompletableFuture<Message> f = jm.h.rpc("sched.resource-status", Json.object());
     fx.settle();
     return f.join();
@@ -40,7 +40,7 @@ class SchedSimpleScenariosTest {
   @Test
   void t2300_3_secondScheduler_serviceAddRefusedEexistFirstKeepsServing() {
     SchedFixture fx = new SchedFixture(POOL, SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     SchedService second = SchedService.standalone(POOL).build();
     CompletableFuture<Void> started =
@@ -54,7 +54,7 @@ class SchedSimpleScenariosTest {
       assertThat(((RpcException) e.getCause()).errnum()).isEqualTo(Errno.EEXIST);
     }
     assertThat(jm.hellos).as("only the first scheduler said hello").isEqualTo(1);
-    CompletableFuture<Message> a = jm.alloc(1, FakeJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> a = jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
     assertThat(summary(a.join(), "R")).isEqualTo("rank0/core0");
     fx.checkInvariants();
@@ -63,7 +63,7 @@ class SchedSimpleScenariosTest {
   @Test
   void t2300_5_freshScheduler_wholePoolFree() {
     SchedFixture fx = new SchedFixture(POOL, SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     Message s = status(fx, jm);
     assertThat(summary(s, "all")).isEqualTo("rank[0-1]/core[0-1]");
@@ -76,11 +76,11 @@ class SchedSimpleScenariosTest {
   @Test
   void t2300_11_13_cancelAll_freeSetFullAndNothingPending() {
     SchedFixture fx = new SchedFixture(POOL, SchedulerOptions.defaults());
-    FakeJobManager jm = fx.jobManager();
+    SchedulerFacingJobManager jm = fx.jobManager();
     fx.start();
     List<CompletableFuture<Message>> a = new ArrayList<>();
     for (int id = 1; id <= 5; id++) {
-      a.add(jm.alloc(id, FakeJobManager.slots(1, 1, 0)));
+      a.add(jm.alloc(id, SchedulerFacingJobManager.slots(1, 1, 0)));
     }
     fx.settle();
     assertThat(a.get(4)).isNotDone();
@@ -100,11 +100,11 @@ class SchedSimpleScenariosTest {
   @Test
   void t2300_12_15_reloadWithFourRunningJobs_allRestoredThenQueueDrains() {
     SchedFixture fx1 = new SchedFixture(POOL, SchedulerOptions.defaults());
-    FakeJobManager jm1 = fx1.jobManager();
+    SchedulerFacingJobManager jm1 = fx1.jobManager();
     fx1.start();
     List<ResourceSet> held = new ArrayList<>();
     for (int id = 1; id <= 4; id++) {
-      CompletableFuture<Message> f = jm1.alloc(id, FakeJobManager.slots(1, 1, 0));
+      CompletableFuture<Message> f = jm1.alloc(id, SchedulerFacingJobManager.slots(1, 1, 0));
       fx1.settle();
       held.add(ResourceSet.fromJson(answer(f).get("R")));
     }
@@ -112,7 +112,7 @@ class SchedSimpleScenariosTest {
 
     // the scheduler is reloaded: the job manager's hello lists the four jobs with their R
     SchedFixture fx2 = new SchedFixture(POOL, SchedulerOptions.defaults());
-    FakeJobManager jm2 = fx2.jobManager();
+    SchedulerFacingJobManager jm2 = fx2.jobManager();
     for (int id = 1; id <= 4; id++) {
       jm2.runningJob(id, null).set("R", held.get(id - 1).toJson());
     }
@@ -123,7 +123,7 @@ class SchedSimpleScenariosTest {
       assertThat(fx2.svc.core().isRunning(id)).as("job %d still active", id).isTrue();
     }
     // the queue drains: a new job waits, then takes the core job 3 frees
-    CompletableFuture<Message> a5 = jm2.alloc(5, FakeJobManager.slots(1, 1, 0));
+    CompletableFuture<Message> a5 = jm2.alloc(5, SchedulerFacingJobManager.slots(1, 1, 0));
     fx2.settle();
     assertThat(a5).isNotDone();
     jm2.free(3, held.get(2), true);

@@ -37,7 +37,7 @@ class SchedTranscriptTest {
   private static final SchedReplayProvider PROVIDER = new SchedReplayProvider();
 
   private SchedFixture fx;
-  private FakeJobManager jm;
+  private SchedulerFacingJobManager jm;
 
   @AfterEach
   void invariants() {
@@ -84,24 +84,24 @@ class SchedTranscriptTest {
     start();
     List<CompletableFuture<Message>> a = new ArrayList<>();
     for (int id = 1; id <= 5; id++) {
-      a.add(jm.alloc(id, FakeJobManager.nodes(1, 1, 4)));
+      a.add(jm.alloc(id, SchedulerFacingJobManager.nodes(1, 1, 4)));
     }
     fx.settle();
     jm.cancel(5);
-    jm.alloc(6, FakeJobManager.slots(1, 1, 30.0));
-    jm.alloc(7, 20, FakeJobManager.slots(1, 2, 0));
+    jm.alloc(6, SchedulerFacingJobManager.slots(1, 1, 30.0));
+    jm.alloc(7, 20, SchedulerFacingJobManager.slots(1, 2, 0));
     fx.settle();
     jm.prioritize(6, 100);
     fx.settle();
     jm.free(2, r(a.get(1)), true);
     fx.settle();
     jm.h.rpc("sched.expiration", Json.object().put("id", 1).put("expiration", 4000.0));
-    jm.alloc(8, FakeJobManager.slots(1, 5, 0));
+    jm.alloc(8, SchedulerFacingJobManager.slots(1, 5, 0));
     fx.settle();
     ResourceSet r1 = r(a.get(0));
     jm.free(1, r1, true);
     fx.settle();
-    ObjectNode noSystem = FakeJobManager.slots(1, 1, 0);
+    ObjectNode noSystem = SchedulerFacingJobManager.slots(1, 1, 0);
     noSystem.putObject("attributes");
     jm.alloc(9, noSystem);
     fx.settle();
@@ -111,33 +111,39 @@ class SchedTranscriptTest {
   @Test
   void rfc51Cases_growShrinkCancel_replays() throws IOException {
     start();
-    CompletableFuture<Message> a1 = jm.alloc(1, FakeJobManager.nodes(1, 1, 4));
-    CompletableFuture<Message> a2 = jm.alloc(2, FakeJobManager.nodes(2, 1, 4));
+    CompletableFuture<Message> a1 = jm.alloc(1, SchedulerFacingJobManager.nodes(1, 1, 4));
+    CompletableFuture<Message> a2 = jm.alloc(2, SchedulerFacingJobManager.nodes(2, 1, 4));
     fx.settle();
     // grow granted
-    jm.realloc(1, FakeJobManager.nodes(1, 1, 4), null, null);
+    jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     // shrink of job 2 with R naming one of its nodes: granted, the node stays allocated (D7)
     ResourceSet held2 = r(a2);
     ResourceSet one = held2.copyRanks(IdSet.of(held2.ranks().last()));
-    CompletableFuture<Message> sub = jm.realloc(2, null, FakeJobManager.nodes(1, 1, 4), one);
+    CompletableFuture<Message> sub =
+        jm.realloc(2, null, SchedulerFacingJobManager.nodes(1, 1, 4), one);
     fx.settle();
     assertThat(sub.join().json().path("type").asInt()).as("%s", sub.join().json()).isZero();
     // a grow that waits until the shrunk node is freed
-    CompletableFuture<Message> wait = jm.realloc(1, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> wait =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     assertThat(wait).isNotDone();
     jm.free(2, one, false);
     fx.settle();
     assertThat(wait).isDone();
     // a grow never possible
-    jm.realloc(1, FakeJobManager.nodes(9, 1, 4), null, null);
+    jm.realloc(1, SchedulerFacingJobManager.nodes(9, 1, 4), null, null);
     // shrink without R; shrink of a node job 2 does not hold
     jm.realloc(
-        2, null, FakeJobManager.nodes(1, 1, 4), SchedReplayProvider.POOL.copyRanks(IdSet.of(0)));
+        2,
+        null,
+        SchedulerFacingJobManager.nodes(1, 1, 4),
+        SchedReplayProvider.POOL.copyRanks(IdSet.of(0)));
     fx.settle();
     // a pending grow canceled
-    CompletableFuture<Message> pending = jm.realloc(2, FakeJobManager.nodes(1, 1, 4), null, null);
+    CompletableFuture<Message> pending =
+        jm.realloc(2, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
     fx.settle();
     assertThat(pending).isNotDone();
     jm.h.send("sched.realloc_cancel", Json.object().put("matchtag", 1));
@@ -150,21 +156,21 @@ class SchedTranscriptTest {
   @Test
   void badRequests_errnoAndText_replays() throws IOException {
     start();
-    jm.alloc(1, FakeJobManager.slots(1, 1, 0));
+    jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     fx.settle();
-    jm.alloc(1, FakeJobManager.slots(1, 1, 0));
+    jm.alloc(1, SchedulerFacingJobManager.slots(1, 1, 0));
     jm.h.rpc("sched.alloc", Json.object().put("id", 2));
     jm.h.rpc("sched.alloc", Json.object().put("id", "x").put("priority", 1));
     jm.h.rpc("sched.realloc", Json.object().put("job_id", 1));
-    jm.realloc(99, FakeJobManager.slots(1, 1, 0), null, null);
+    jm.realloc(99, SchedulerFacingJobManager.slots(1, 1, 0), null, null);
     jm.h.rpc("sched.expiration", Json.object().put("id", 1).put("expiration", -5));
     jm.h.rpc("sched.nosuch", Json.object());
     fx.settle();
     ObjectNode p = Json.object().put("job_id", 1);
-    p.set("spec_add", FakeJobManager.slots(1, 1, 0));
+    p.set("spec_add", SchedulerFacingJobManager.slots(1, 1, 0));
     fx.user(2000).rpc("sched.realloc", p);
     ObjectNode alloc = Json.object().put("id", 3).put("priority", 1).put("userid", 2000);
-    alloc.set("jobspec", FakeJobManager.slots(1, 1, 0));
+    alloc.set("jobspec", SchedulerFacingJobManager.slots(1, 1, 0));
     fx.user(2000).rpc("sched.alloc", alloc);
     fx.settle();
     golden("bad-requests");

@@ -16,14 +16,14 @@ import java.util.concurrent.CompletableFuture;
  * A job manager written for the tests: it serves {@code job-manager.sched-hello} (the running jobs
  * it is given), {@code sched-ready} and {@code raise}, and sends RFC 27 / RFC 51 requests.
  */
-final class FakeJobManager {
+final class SchedulerFacingJobManager {
   final FluxHandle h;
   final List<ObjectNode> running = new ArrayList<>();
   final List<ObjectNode> readies = new ArrayList<>();
   final List<ObjectNode> raised = new ArrayList<>();
   int hellos;
 
-  FakeJobManager(FluxHandle h) {
+  SchedulerFacingJobManager(FluxHandle h) {
     this.h = h;
   }
 

@@ -21,7 +21,7 @@ import java.util.List;
  * {@code {"R": R}}; {@code realloc_cancel {matchtag}} makes the sender's pending realloc answer
  * CANCEL and is never answered itself.
  */
-final class FakeJobManager {
+final class ShellFacingJobManager {
   final long jobId;
   ResourceSet r;
   ResourceSet releasing = ResourceSet.empty();
@@ -38,7 +38,7 @@ final class FakeJobManager {
   /** Everything handed back by {@code release}, in order. */
   final List<ResourceSet> released = new ArrayList<>();
 
-  FakeJobManager(long jobId, ResourceSet r, boolean withRealloc) {
+  ShellFacingJobManager(long jobId, ResourceSet r, boolean withRealloc) {
     this.jobId = jobId;
     this.r = r;
     this.withRealloc = withRealloc;
