@@ -34,10 +34,10 @@ import java.util.TreeSet;
  * allocated = ∅, no resource held by two jobs, each job's R within the pool, nothing being released
  * is free.
  *
- * <p>One class over ~500 lines on purpose: the free sets, the per-job holdings, the releasing sets
- * and the worst-fit order are four views of one state that every change (allocate, grow, shrink,
- * free, rank up or down) must update together for those conservation rules to hold; split, each
- * piece would expose its internals to the others.
+ * <p>Why one class: the free sets, the per-job holdings, the releasing sets and the worst-fit order
+ * are four views of one state that every change (allocate, grow, shrink, free, rank up or down)
+ * must update together for those conservation rules to hold; split, each piece would expose its
+ * internals to the others.
  */
 public final class ResourcePool {
 

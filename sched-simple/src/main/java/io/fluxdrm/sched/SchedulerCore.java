@@ -25,10 +25,10 @@ import java.util.TreeSet;
  * ranks nobody holds, a shrink names resources the job holds, which stay allocated until {@code
  * sched.free} names them (D7). A pass runs after every event that was not refused.
  *
- * <p>One class over ~500 lines on purpose: the alloc queue, the realloc FIFO and the pool are read
- * and changed together by every scheduling pass (a realloc served first changes what the head alloc
- * may take, D4), and split apart each would need the others' private state in the middle of a pass;
- * the pool's own bookkeeping already lives in {@link ResourcePool}.
+ * <p>Why one class: the alloc queue, the realloc FIFO and the pool are read and changed together by
+ * every scheduling pass (a realloc served first changes what the head alloc may take, D4), and
+ * split apart each would need the others' private state in the middle of a pass; the pool's own
+ * bookkeeping already lives in {@link ResourcePool}.
  *
  * <p>Not thread-safe: one thread (the service's reactor) owns a core.
  */

@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every method may be called from any thread; the work runs on the handle's loop, which also
  * completes the futures (so never block the loop waiting for one).
+ *
+ * <p>Why one class: it is the one client API of RFC 6 (RPCs, streams, events, service registration)
+ * over every transport, and each call shares the matchtag pool, the in-flight table and the loop
+ * hand-off; the transports themselves live in their own classes.
  */
 public final class FluxHandle implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FluxHandle.class);

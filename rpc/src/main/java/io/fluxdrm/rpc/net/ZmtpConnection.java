@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * peer, whatever minor version it announces (as libzmq does; JeroMQ 0.6.0 announces 3.0 and answers
  * PINGs), the connection closed after a timeout with no traffic, PINGs answered with PONGs, and the
  * time to live of the peer's PINGs honoured.
+ *
+ * <p>Why one class: it is the state machine of one ZMTP 3.1 connection (greeting, mechanism
+ * handshake, traffic, heartbeats, limits), whose states all act on the same buffers and budgets;
+ * the pure codec and mechanisms it drives are in {@code io.fluxdrm.rpc.zmtp}.
  */
 final class ZmtpConnection {
   private static final Logger LOG = LoggerFactory.getLogger(ZmtpConnection.class);
