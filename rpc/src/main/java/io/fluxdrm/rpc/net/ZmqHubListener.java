@@ -315,7 +315,12 @@ public final class ZmqHubListener implements AutoCloseable {
           throw new IllegalArgumentException("client key \"" + client + "\": " + e.getMessage());
         }
       }
-      return new CurveKeyPair(Z85.decodeKey(curve.publicKey()), Z85.decodeKey(curve.secretKey()));
+      byte[] secret = Z85.decodeKey(curve.secretKey());
+      try {
+        return new CurveKeyPair(Z85.decodeKey(curve.publicKey()), secret);
+      } finally {
+        java.util.Arrays.fill(secret, (byte) 0); // the key pair keeps its own copy
+      }
     } catch (IllegalArgumentException e) {
       throw new RpcException(Errno.EINVAL, endpoint + ": CURVE keys: " + e.getMessage());
     }
