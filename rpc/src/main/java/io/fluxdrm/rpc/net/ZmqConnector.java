@@ -109,8 +109,12 @@ final class ZmqConnector implements Connector {
     } else {
       try {
         serverKey = Z85.decodeKey(keys.serverPublicKey());
-        curveKeys =
-            new CurveKeyPair(Z85.decodeKey(keys.publicKey()), Z85.decodeKey(keys.secretKey()));
+        byte[] secret = Z85.decodeKey(keys.secretKey());
+        try {
+          curveKeys = new CurveKeyPair(Z85.decodeKey(keys.publicKey()), secret);
+        } finally {
+          java.util.Arrays.fill(secret, (byte) 0); // the key pair keeps its own copy
+        }
         mechanism(); // refuses a server key that is not a usable public key
       } catch (IllegalArgumentException e) {
         throw new RpcException(Errno.EINVAL, endpoint + ": CURVE keys: " + e.getMessage());

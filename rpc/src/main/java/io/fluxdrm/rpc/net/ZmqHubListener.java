@@ -119,7 +119,8 @@ public final class ZmqHubListener implements AutoCloseable {
 
   /**
    * What one listener lets its peers hold (issue 12, findings 1, 9 and 10). A peer's key is its
-   * CURVE long-term key, or without CURVE its (shared) loopback user id.
+   * CURVE long-term key; without CURVE nothing tells one local peer from another, so each
+   * connection is a key of its own (decision D209) and only the listener's caps bind them together.
    *
    * @param maxConnections connections open at once, handshaking or not; more are closed at accept
    * @param maxPerKey connections with a finished handshake per key; more are refused
@@ -288,6 +289,7 @@ public final class ZmqHubListener implements AutoCloseable {
   private final Map<String, MemoryBudget> keyMemory = new HashMap<>();
   private final Map<String, Integer> perKey = new HashMap<>();
   private long refusedAtAccept;
+  private long accepted;
 
   private ZmqHubListener(
       Hub hub,
@@ -313,7 +315,12 @@ public final class ZmqHubListener implements AutoCloseable {
           throw new IllegalArgumentException("client key \"" + client + "\": " + e.getMessage());
         }
       }
-      return new CurveKeyPair(Z85.decodeKey(curve.publicKey()), Z85.decodeKey(curve.secretKey()));
+      byte[] secret = Z85.decodeKey(curve.secretKey());
+      try {
+        return new CurveKeyPair(Z85.decodeKey(curve.publicKey()), secret);
+      } finally {
+        java.util.Arrays.fill(secret, (byte) 0); // the key pair keeps its own copy
+      }
     } catch (IllegalArgumentException e) {
       throw new RpcException(Errno.EINVAL, endpoint + ": CURVE keys: " + e.getMessage());
     }
@@ -476,6 +483,7 @@ public final class ZmqHubListener implements AutoCloseable {
             "zeromq peer " + remote);
     c.budgets(List.of(memory));
     connections.add(c);
+    long serial = ++accepted;
     LOG.info("{}: connection from {}", endpoint, remote);
     c.start(
         new ZmtpConnection.Listener() {
@@ -483,7 +491,7 @@ public final class ZmqHubListener implements AutoCloseable {
 
           @Override
           public void onReady(ZmtpConnection z) {
-            peer = handshakeDone(z);
+            peer = handshakeDone(z, serial);
           }
 
           @Override
@@ -507,7 +515,7 @@ public final class ZmqHubListener implements AutoCloseable {
   }
 
   /** Makes the peer of a connection whose handshake is done; returns null when refused. */
-  private ZmqPeer handshakeDone(ZmtpConnection z) {
+  private ZmqPeer handshakeDone(ZmtpConnection z, long serial) {
     Credentials c = credentialsOf(z);
     if (c == null) {
       // the mechanism admits only mapped keys: this is a safety net, never the normal path
@@ -516,7 +524,7 @@ public final class ZmqHubListener implements AutoCloseable {
       z.close();
       return null;
     }
-    String keyName = keyOf(z);
+    String keyName = keyOf(z, serial);
     int open = perKey.getOrDefault(keyName, 0);
     if (open >= options.limits().maxPerKey()) {
       LOG.warn(
@@ -576,10 +584,15 @@ public final class ZmqHubListener implements AutoCloseable {
     return p;
   }
 
-  /** Returns the key a peer's limits count against: its CURVE key, or its loopback user id. */
-  private String keyOf(ZmtpConnection z) {
+  /**
+   * Returns the key a peer's limits count against: its CURVE key, or without CURVE its connection
+   * (the {@code serial}-th accepted). A NULL peer proves nothing about who it is, and all of them
+   * share the loopback credentials: counted as one key, one local peer holding one large frame, or
+   * 256 connections, would leave every other local peer without memory or connections (D209).
+   */
+  private static String keyOf(ZmtpConnection z, long serial) {
     byte[] key = z.mechanism().peerKey();
-    return key != null ? Z85.encode(key) : "uid " + options.loopbackCredentials().userid();
+    return key != null ? Z85.encode(key) : "connection " + serial;
   }
 
   /** Counts a peer of {@code key} gone (once per peer, from {@link ZmqPeer#gone}). */
@@ -637,6 +650,29 @@ public final class ZmqHubListener implements AutoCloseable {
   /** Returns how many handshakes have completed (on the loop only; for tests). */
   int handshakes() {
     return handshakes;
+  }
+
+  /**
+   * Returns the bytes the incomplete frames of {@code key}'s connections hold (a CURVE key in Z85,
+   * or {@code "connection N"} as {@link #keyOf} names it); -1 when the loop does not answer in time
+   * (for tests).
+   */
+  long frameMemoryOf(String key) {
+    long[] used = {-1};
+    reactor.runAndWait(
+        () -> {
+          MemoryBudget b = keyMemory.get(key);
+          used[0] = b == null ? 0 : b.used();
+        },
+        Duration.ofSeconds(5));
+    return used[0];
+  }
+
+  /** Returns the bytes the incomplete frames of all connections hold; -1 as above (for tests). */
+  long frameMemory() {
+    long[] used = {-1};
+    reactor.runAndWait(() -> used[0] = memory.used(), Duration.ofSeconds(5));
+    return used[0];
   }
 
   static String printable(String id) {

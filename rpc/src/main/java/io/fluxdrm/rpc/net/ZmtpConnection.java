@@ -714,6 +714,9 @@ final class ZmtpConnection {
     }
     parts.clear();
     releaseHeld();
+    // RFC 26: short-term keys serve one connection; whether the handshake finished, failed
+    // part-way or never began, none of its secrets outlives the connection (issue 12, finding 13)
+    mechanism.wipe();
     if (key != null) {
       key.cancel();
     }

@@ -23,7 +23,8 @@ public final class CurveClient extends CurveMechanism {
     NEW,
     EXPECT_WELCOME,
     EXPECT_READY,
-    DONE
+    DONE,
+    FAILED
   }
 
   private static final int WELCOME_SIZE = 168;
@@ -57,6 +58,7 @@ public final class CurveClient extends CurveMechanism {
     this.serverKey = serverKey.clone();
     this.helloKey = CurveCrypto.beforenm(this.serverKey, shortSecret);
     if (helloKey == null) {
+      forgetShortSecret();
       throw new IllegalArgumentException(
           "curve: server key " + Z85.encode(this.serverKey) + " is not a usable public key");
     }
@@ -105,6 +107,20 @@ public final class CurveClient extends CurveMechanism {
     if (state == State.NEW) {
       throw new IllegalStateException("curve: a command before HELLO was sent");
     }
+    try {
+      return handshakeCommand(body);
+    } catch (ZmtpException | RuntimeException e) {
+      // the engine closes: keys of a handshake that failed part-way serve nothing any more
+      state = State.FAILED;
+      wipe();
+      throw e;
+    }
+  }
+
+  private List<byte[]> handshakeCommand(byte[] body) throws ZmtpException {
+    if (state == State.FAILED) {
+      throw new ZmtpException("curve: got " + nameOf(body) + " after a failed handshake");
+    }
     if (is(body, ERROR) && state != State.DONE) {
       throw CurveServer.refusedBy(body);
     }
@@ -132,6 +148,7 @@ public final class CurveClient extends CurveMechanism {
     }
     byte[] nonce = CurveCrypto.nonce(CurveCodec.WELCOME_PREFIX, Arrays.copyOfRange(body, 8, 24));
     byte[] plain = CurveCrypto.open(helloKey, nonce, body, 24, 144);
+    zero(helloKey); // WELCOME is the only box sealed with it
     if (plain == null) {
       throw new ZmtpException("curve: WELCOME: box does not open (is the server key right?)");
     }
@@ -139,9 +156,17 @@ public final class CurveClient extends CurveMechanism {
     byte[] cookie = Arrays.copyOfRange(plain, 32, 128);
     byte[] longSecret = keys.secretKey();
     byte[] vouchKey = CurveCrypto.beforenm(serverShort, longSecret);
-    Arrays.fill(longSecret, (byte) 0); // a copy: wipe it
+    zero(longSecret); // a copy: wipe it
     sessionKey = CurveCrypto.beforenm(serverShort, shortSecret);
-    forgetShortSecret(); // the session key is derived (and helloKey was made in the constructor)
+    forgetShortSecret(); // the session key is derived: the short-term secret is needed no more
+    try {
+      return initiate(cookie, vouchKey);
+    } finally {
+      zero(vouchKey); // the vouch is sealed, or WELCOME failed
+    }
+  }
+
+  private byte[] initiate(byte[] cookie, byte[] vouchKey) throws ZmtpException {
     if (vouchKey == null || sessionKey == null) {
       throw new ZmtpException("curve: WELCOME: server short-term key is of small order");
     }
@@ -201,6 +226,19 @@ public final class CurveClient extends CurveMechanism {
     peerMetadata = props;
     codec = new CurveCodec(sessionKey, true, nextNonce, lastPeerNonce);
     state = State.DONE;
+  }
+
+  @Override
+  void wipeHandshakeKeys() {
+    zero(helloKey);
+    if (codec == null) {
+      zero(sessionKey); // once the codec exists it holds this array and wipes it
+    }
+  }
+
+  @Override
+  List<byte[]> handshakeKeysForTest() {
+    return sessionKey == null || codec != null ? List.of(helloKey) : List.of(helloKey, sessionKey);
   }
 
   @Override

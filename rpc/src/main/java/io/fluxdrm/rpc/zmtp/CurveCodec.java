@@ -48,6 +48,16 @@ final class CurveCodec {
     this.lastPeerNonce = lastPeerNonce;
   }
 
+  /** Zeroes the session key: the connection is over (the codec is not used afterwards). */
+  void wipe() {
+    Arrays.fill(key, (byte) 0);
+  }
+
+  /** Returns the session key itself, not a copy (for tests of its wiping). */
+  byte[] keyForTest() {
+    return key;
+  }
+
   Frame encode(Frame plain) {
     byte[] body = plain.body();
     byte[] inner = new byte[1 + body.length];

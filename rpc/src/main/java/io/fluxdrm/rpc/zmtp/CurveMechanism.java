@@ -3,7 +3,9 @@ package io.fluxdrm.rpc.zmtp;
 import static io.fluxdrm.rpc.zmtp.CurveCodec.command;
 
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -26,6 +28,7 @@ abstract sealed class CurveMechanism implements Mechanism permits CurveClient, C
   long lastPeerNonce;
   Map<String, byte[]> peerMetadata = Map.of();
   CurveCodec codec;
+  private boolean wiped;
 
   /**
    * Keeps this side's long-term keys and encodes its metadata; the short-term key pair is drawn by
@@ -55,6 +58,56 @@ abstract sealed class CurveMechanism implements Mechanism permits CurveClient, C
       Arrays.fill(shortSecret, (byte) 0);
     }
   }
+
+  /** Zeroes {@code secret} when there is one (a key, or a copy of one, no longer needed). */
+  static void zero(byte[] secret) {
+    if (secret != null) {
+      Arrays.fill(secret, (byte) 0);
+    }
+  }
+
+  /**
+   * Wipes every secret of this side (RFC 26: the short-term keys serve one connection only): the
+   * short-term secret, the keys of the handshake and the session key. Called when the handshake
+   * fails part-way, when the server refuses the client, and by the engine when the connection
+   * closes; from then on nothing is sealed or opened and every handshake command is refused.
+   */
+  @Override
+  public final void wipe() {
+    wiped = true;
+    forgetShortSecret();
+    wipeHandshakeKeys();
+    if (codec != null) {
+      codec.wipe();
+    }
+  }
+
+  /** Zeroes the keys only one side holds during the handshake. */
+  abstract void wipeHandshakeKeys();
+
+  /** Returns whether {@link #wipe} has run. */
+  final boolean wiped() {
+    return wiped;
+  }
+
+  /**
+   * Returns the secret arrays this side holds, themselves, not copies: the short-term secret, the
+   * handshake keys and the session key, each once it exists (for tests of their wiping).
+   */
+  final List<byte[]> secretsForTest() {
+    List<byte[]> l = new ArrayList<>();
+    if (shortSecret != null) {
+      l.add(shortSecret);
+    }
+    l.addAll(handshakeKeysForTest());
+    if (codec != null) {
+      l.add(codec.keyForTest());
+    }
+    return l;
+  }
+
+  /** Returns the handshake keys this side holds (for {@link #secretsForTest}). */
+  abstract List<byte[]> handshakeKeysForTest();
 
   /** Returns whether a short-term key pair exists (for tests). */
   final boolean hasShortKeys() {
@@ -100,6 +153,10 @@ abstract sealed class CurveMechanism implements Mechanism permits CurveClient, C
   }
 
   private CurveCodec codec() {
+    if (wiped) {
+      // a zeroed key would seal with a key everybody knows: never use it
+      throw new IllegalStateException("curve: the keys are wiped (the connection is closed)");
+    }
     if (codec == null) {
       throw new IllegalStateException("curve: the handshake is not done");
     }

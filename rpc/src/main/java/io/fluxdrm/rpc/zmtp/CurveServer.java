@@ -33,7 +33,8 @@ public final class CurveServer extends CurveMechanism {
     EXPECT_HELLO,
     EXPECT_INITIATE,
     DONE,
-    REFUSED
+    REFUSED,
+    FAILED
   }
 
   /** The ERROR reason sent to a client whose key is not allowed: ZAP's authentication failure. */
@@ -87,6 +88,17 @@ public final class CurveServer extends CurveMechanism {
    */
   @Override
   public List<byte[]> onHandshakeCommand(byte[] body) throws ZmtpException {
+    try {
+      return handshakeCommand(body);
+    } catch (ZmtpException | RuntimeException e) {
+      // the engine closes: keys of a handshake that failed part-way serve nothing any more
+      state = State.FAILED;
+      wipe();
+      throw e;
+    }
+  }
+
+  private List<byte[]> handshakeCommand(byte[] body) throws ZmtpException {
     switch (state) {
       case EXPECT_HELLO:
         if (!is(body, HELLO)) {
@@ -100,6 +112,8 @@ public final class CurveServer extends CurveMechanism {
         return List.of(onInitiate(body));
       case REFUSED:
         throw new ZmtpException("curve: got " + nameOf(body) + " after refusing: " + refusal);
+      case FAILED:
+        throw new ZmtpException("curve: got " + nameOf(body) + " after a failed handshake");
       default:
         throw new ZmtpException("curve: got " + nameOf(body) + " after the handshake");
     }
@@ -131,10 +145,18 @@ public final class CurveServer extends CurveMechanism {
     CurveCodec.checkNonce("HELLO", n, 0);
     byte[] longSecret = keys.secretKey();
     byte[] helloKey = CurveCrypto.beforenm(cShort, longSecret);
-    Arrays.fill(longSecret, (byte) 0); // a copy: wipe it
+    zero(longSecret); // a copy: wipe it
     if (helloKey == null) {
       throw new ZmtpException("curve: HELLO: client short-term key is of small order");
     }
+    try {
+      return welcome(body, n, cShort, helloKey);
+    } finally {
+      zero(helloKey); // WELCOME is sealed, or the HELLO failed: the key is needed no more
+    }
+  }
+
+  private byte[] welcome(byte[] body, long n, byte[] cShort, byte[] helloKey) throws ZmtpException {
     byte[] plain =
         CurveCrypto.open(helloKey, CurveCrypto.nonce(CurveCodec.HELLO_PREFIX, n), body, 120, 80);
     if (plain == null) {
@@ -157,13 +179,18 @@ public final class CurveServer extends CurveMechanism {
     System.arraycopy(shortSecret, 0, cookiePlain, 32, 32);
     byte[] cookieSuffix = new byte[16];
     random.nextBytes(cookieSuffix);
-    byte[] cookieBox =
-        CurveCrypto.seal(
-            cookieKey,
-            CurveCrypto.nonce(CurveCodec.COOKIE_PREFIX, cookieSuffix),
-            cookiePlain,
-            0,
-            64);
+    byte[] cookieBox;
+    try {
+      cookieBox =
+          CurveCrypto.seal(
+              cookieKey,
+              CurveCrypto.nonce(CurveCodec.COOKIE_PREFIX, cookieSuffix),
+              cookiePlain,
+              0,
+              64);
+    } finally {
+      zero(cookiePlain); // holds the short-term secret
+    }
 
     byte[] welcomePlain = new byte[128];
     System.arraycopy(shortPublic, 0, welcomePlain, 0, 32);
@@ -178,8 +205,6 @@ public final class CurveServer extends CurveMechanism {
             welcomePlain,
             0,
             128);
-    Arrays.fill(helloKey, (byte) 0);
-    Arrays.fill(cookiePlain, (byte) 0);
 
     byte[] welcome = new byte[168];
     System.arraycopy(WELCOME, 0, welcome, 0, WELCOME.length);
@@ -194,80 +219,102 @@ public final class CurveServer extends CurveMechanism {
       throw new ZmtpException(
           "curve: INITIATE: " + body.length + " bytes (expected: at least " + MIN_INITIATE + ")");
     }
-    byte[] cookieNonce =
-        CurveCrypto.nonce(CurveCodec.COOKIE_PREFIX, Arrays.copyOfRange(body, 9, 25));
-    byte[] cookie = CurveCrypto.open(cookieKey, cookieNonce, body, 25, 80);
-    if (cookie == null) {
-      throw new ZmtpException("curve: INITIATE: cookie does not open");
-    }
-    if (!Arrays.equals(cookie, 0, 32, clientShort, 0, 32)
-        || !Arrays.equals(cookie, 32, 64, shortSecret, 0, 32)) {
-      throw new ZmtpException("curve: INITIATE: cookie is for another connection");
-    }
-    long n = CurveCrypto.getLong(body, 105);
-    CurveCodec.checkNonce("INITIATE", n, lastPeerNonce);
-    byte[] sessionKey = CurveCrypto.beforenm(clientShort, shortSecret);
-    byte[] plain =
-        CurveCrypto.open(
-            sessionKey,
-            CurveCrypto.nonce(CurveCodec.INITIATE_PREFIX, n),
-            body,
-            113,
-            body.length - 113);
-    if (plain == null) {
-      throw new ZmtpException("curve: INITIATE: box does not open");
-    }
-    byte[] client = Arrays.copyOfRange(plain, 0, 32);
-    byte[] vouchKey = CurveCrypto.beforenm(client, shortSecret);
-    if (vouchKey == null) {
-      throw new ZmtpException("curve: INITIATE: client key is of small order");
-    }
-    byte[] vouchNonce =
-        CurveCrypto.nonce(CurveCodec.VOUCH_PREFIX, Arrays.copyOfRange(plain, 32, 48));
-    byte[] vouch = CurveCrypto.open(vouchKey, vouchNonce, plain, 48, 80);
-    if (vouch == null) {
-      throw new ZmtpException("curve: INITIATE: vouch does not open");
-    }
-    if (!Arrays.equals(vouch, 0, 32, clientShort, 0, 32)
-        || !Arrays.equals(vouch, 32, 64, keys.publicKey(), 0, 32)) {
-      throw new ZmtpException("curve: INITIATE: vouch is for another connection or server");
-    }
-    Map<String, byte[]> props;
+    byte[] cookie = null;
+    byte[] sessionKey = null;
+    byte[] vouchKey = null;
     try {
-      props = Metadata.decode(plain, 128, plain.length - 128);
-    } catch (ZmtpException e) {
-      throw new ZmtpException("curve: INITIATE: " + e.getMessage());
+      byte[] cookieNonce =
+          CurveCrypto.nonce(CurveCodec.COOKIE_PREFIX, Arrays.copyOfRange(body, 9, 25));
+      cookie = CurveCrypto.open(cookieKey, cookieNonce, body, 25, 80);
+      if (cookie == null) {
+        throw new ZmtpException("curve: INITIATE: cookie does not open");
+      }
+      if (!Arrays.equals(cookie, 0, 32, clientShort, 0, 32)
+          || !Arrays.equals(cookie, 32, 64, shortSecret, 0, 32)) {
+        throw new ZmtpException("curve: INITIATE: cookie is for another connection");
+      }
+      long n = CurveCrypto.getLong(body, 105);
+      CurveCodec.checkNonce("INITIATE", n, lastPeerNonce);
+      sessionKey = CurveCrypto.beforenm(clientShort, shortSecret);
+      byte[] plain =
+          CurveCrypto.open(
+              sessionKey,
+              CurveCrypto.nonce(CurveCodec.INITIATE_PREFIX, n),
+              body,
+              113,
+              body.length - 113);
+      if (plain == null) {
+        throw new ZmtpException("curve: INITIATE: box does not open");
+      }
+      byte[] client = Arrays.copyOfRange(plain, 0, 32);
+      vouchKey = CurveCrypto.beforenm(client, shortSecret);
+      if (vouchKey == null) {
+        throw new ZmtpException("curve: INITIATE: client key is of small order");
+      }
+      byte[] vouchNonce =
+          CurveCrypto.nonce(CurveCodec.VOUCH_PREFIX, Arrays.copyOfRange(plain, 32, 48));
+      byte[] vouch = CurveCrypto.open(vouchKey, vouchNonce, plain, 48, 80);
+      if (vouch == null) {
+        throw new ZmtpException("curve: INITIATE: vouch does not open");
+      }
+      if (!Arrays.equals(vouch, 0, 32, clientShort, 0, 32)
+          || !Arrays.equals(vouch, 32, 64, keys.publicKey(), 0, 32)) {
+        throw new ZmtpException("curve: INITIATE: vouch is for another connection or server");
+      }
+      Map<String, byte[]> props;
+      try {
+        props = Metadata.decode(plain, 128, plain.length - 128);
+      } catch (ZmtpException e) {
+        throw new ZmtpException("curve: INITIATE: " + e.getMessage());
+      }
+      lastPeerNonce = n;
+      // the session key is derived: the short-term secret and the cookie key serve no more
+      wipeHandshakeKeys();
+      forgetShortSecret();
+
+      if (!allowed.test(client.clone())) {
+        refusal = "client key " + Z85.encode(client) + " is not allowed";
+        state = State.REFUSED;
+        wipe(); // nothing of this connection is used again
+        return CurveCodec.error(REFUSED_STATUS);
+      }
+
+      long readyNonce = 1;
+      byte[] box =
+          CurveCrypto.seal(
+              sessionKey,
+              CurveCrypto.nonce(CurveCodec.READY_PREFIX, readyNonce),
+              metadata,
+              0,
+              metadata.length);
+      byte[] ready = new byte[READY.length + 8 + box.length];
+      System.arraycopy(READY, 0, ready, 0, READY.length);
+      CurveCrypto.putLong(ready, 6, readyNonce);
+      System.arraycopy(box, 0, ready, 14, box.length);
+
+      clientKey = client;
+      peerMetadata = props;
+      codec = new CurveCodec(sessionKey, false, readyNonce + 1, lastPeerNonce);
+      sessionKey = null; // the codec's now, wiped when the connection closes
+      state = State.DONE;
+      return ready;
+    } finally {
+      // the cookie holds our short-term secret; the vouch key and an unused session key are
+      // temporary: wiped whether INITIATE passed, was refused or failed part-way
+      zero(cookie);
+      zero(vouchKey);
+      zero(sessionKey);
     }
-    lastPeerNonce = n;
-    Arrays.fill(cookieKey, (byte) 0);
-    Arrays.fill(vouchKey, (byte) 0);
-    Arrays.fill(cookie, (byte) 0);
-    forgetShortSecret(); // the session key is derived: the short-term secret is needed no more
+  }
 
-    if (!allowed.test(client.clone())) {
-      refusal = "client key " + Z85.encode(client) + " is not allowed";
-      state = State.REFUSED;
-      return CurveCodec.error(REFUSED_STATUS);
-    }
+  @Override
+  void wipeHandshakeKeys() {
+    zero(cookieKey);
+  }
 
-    long readyNonce = 1;
-    byte[] box =
-        CurveCrypto.seal(
-            sessionKey,
-            CurveCrypto.nonce(CurveCodec.READY_PREFIX, readyNonce),
-            metadata,
-            0,
-            metadata.length);
-    byte[] ready = new byte[READY.length + 8 + box.length];
-    System.arraycopy(READY, 0, ready, 0, READY.length);
-    CurveCrypto.putLong(ready, 6, readyNonce);
-    System.arraycopy(box, 0, ready, 14, box.length);
-
-    clientKey = client;
-    peerMetadata = props;
-    codec = new CurveCodec(sessionKey, false, readyNonce + 1, lastPeerNonce);
-    state = State.DONE;
-    return ready;
+  @Override
+  List<byte[]> handshakeKeysForTest() {
+    return cookieKey == null ? List.of() : List.of(cookieKey);
   }
 
   /**

@@ -59,4 +59,11 @@ public interface Mechanism {
    * @throws ZmtpException when the frame is not a valid sealed frame (bad box, reused nonce)
    */
   Frame decode(Frame wire) throws ZmtpException;
+
+  /**
+   * Wipes the secrets this side still holds (CURVE: the short-term secret key and the box keys of
+   * the handshake and the session); the engine calls it when the connection closes, whatever the
+   * reason. Afterwards the mechanism seals, opens and answers nothing. NULL holds no secret.
+   */
+  default void wipe() {}
 }

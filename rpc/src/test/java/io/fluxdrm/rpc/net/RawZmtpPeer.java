@@ -1,10 +1,13 @@
 package io.fluxdrm.rpc.net;
 
 import io.fluxdrm.rpc.zmtp.Command;
+import io.fluxdrm.rpc.zmtp.CurveClient;
+import io.fluxdrm.rpc.zmtp.CurveKeyPair;
 import io.fluxdrm.rpc.zmtp.Frame;
 import io.fluxdrm.rpc.zmtp.FrameEncoder;
 import io.fluxdrm.rpc.zmtp.Greeting;
 import io.fluxdrm.rpc.zmtp.Metadata;
+import io.fluxdrm.rpc.zmtp.ZmtpException;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,6 +15,7 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -63,6 +67,28 @@ final class RawZmtpPeer implements AutoCloseable {
     write(FrameEncoder.encode(Frame.command(Command.of("READY", Metadata.encode(md)))));
     Frame ready = readFrame();
     if (!ready.command()) {
+      throw new IOException("expected READY");
+    }
+  }
+
+  /**
+   * Runs a CURVE client handshake with the server of public key {@code serverKey}, as a DEALER with
+   * {@code identity}; afterwards the raw socket carries whatever the test writes.
+   */
+  void curveHandshake(byte[] serverKey, CurveKeyPair keys, String identity)
+      throws IOException, ZmtpException {
+    Map<String, byte[]> md = new LinkedHashMap<>();
+    md.put("Socket-Type", "DEALER".getBytes(StandardCharsets.US_ASCII));
+    md.put("Identity", identity.getBytes(StandardCharsets.US_ASCII));
+    CurveClient c = new CurveClient(serverKey, keys, md, new SecureRandom());
+    write(Greeting.encode("CURVE", false));
+    read(64);
+    write(FrameEncoder.encode(Frame.command(c.start().get(0))));
+    for (byte[] initiate : c.onHandshakeCommand(readFrame().body())) {
+      write(FrameEncoder.encode(Frame.command(initiate)));
+    }
+    c.onHandshakeCommand(readFrame().body());
+    if (!c.done()) {
       throw new IOException("expected READY");
     }
   }

@@ -94,7 +94,7 @@ class ZmqHubMemoryIT {
             .isTrue();
       }
       assertThat(p.isAlive()).as("the hub process is up").isTrue();
-      // the hogs share the loopback key with the good client, whose budget they fill: let go
+      // the hogs hold the listener's budget, which the good client's frames need too: let go
       for (RawZmtpPeer a : attackers) {
         a.close();
       }

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 12, findings 12 and 13: the CURVE server validates every HELLO field and MESSAGE flag (RFC
- * 26), draws its short-term key pair only once HELLO arrives, and wipes secrets it no longer needs.
+ * 26), draws its short-term key pair only once HELLO arrives, and both sides wipe secrets they no
+ * longer need: once the session key is derived, when a handshake fails part-way or is refused, and
+ * when the engine wipes the mechanism of a closed connection.
  */
 class CurveHardeningTest {
   private SecureRandom random;
@@ -134,6 +136,109 @@ class CurveHardeningTest {
     assertThat(serverKeys.secretKey())
         .as("the long-term key itself is intact")
         .isNotEqualTo(new byte[32]);
+  }
+
+  /** Asserts that the side holds secrets and that every one of them is zero. */
+  private static void assertWiped(CurveMechanism m, String side) {
+    List<byte[]> secrets = m.secretsForTest();
+    assertThat(secrets).as(side + " secrets").isNotEmpty();
+    for (byte[] k : secrets) {
+      assertThat(k).as(side + " secret").isEqualTo(new byte[k.length]);
+    }
+  }
+
+  private static void assertNotWiped(CurveMechanism m, String side) {
+    assertThat(m.secretsForTest())
+        .as(side + " secrets")
+        .anySatisfy(k -> assertThat(k).isNotEqualTo(new byte[k.length]));
+  }
+
+  @Test
+  void server_initiateFailingPartWay_wipesShortSecretAndCookieKey() throws ZmtpException {
+    CurveClient c = client();
+    CurveServer s = server();
+    byte[] welcome = single(s.onHandshakeCommand(single(c.start())));
+    byte[] initiate = single(c.onHandshakeCommand(welcome));
+    assertNotWiped(s, "server, between WELCOME and INITIATE");
+    byte[] bad = initiate.clone();
+    bad[bad.length - 1] ^= 1; // the box's last byte: the cookie opens, the box does not
+    assertThatThrownBy(() -> s.onHandshakeCommand(bad))
+        .isInstanceOf(ZmtpException.class)
+        .hasMessage("curve: INITIATE: box does not open");
+    assertWiped(s, "server");
+    // with its keys zeroed the server must take nothing more, the genuine INITIATE neither
+    assertThatThrownBy(() -> s.onHandshakeCommand(initiate))
+        .isInstanceOf(ZmtpException.class)
+        .hasMessage("curve: got INITIATE after a failed handshake");
+    assertThat(s.done()).isFalse();
+  }
+
+  @Test
+  void server_refusingTheClientKey_wipesEverySecret() throws ZmtpException {
+    CurveClient c = client();
+    CurveServer s =
+        new CurveServer(
+            serverKeys, k -> false, Map.of("Socket-Type", "ROUTER".getBytes(US_ASCII)), random);
+    byte[] welcome = single(s.onHandshakeCommand(single(c.start())));
+    byte[] error = single(s.onHandshakeCommand(single(c.onHandshakeCommand(welcome))));
+    assertThat(CurveCodec.nameOf(error)).isEqualTo("ERROR");
+    assertThat(s.refusal()).isPresent();
+    assertWiped(s, "server");
+  }
+
+  @Test
+  void client_welcomeFailingPartWay_wipesShortSecretAndHelloKey() throws ZmtpException {
+    CurveClient c = client();
+    CurveServer s = server();
+    byte[] welcome = single(s.onHandshakeCommand(single(c.start())));
+    assertNotWiped(c, "client, before WELCOME");
+    welcome[welcome.length - 1] ^= 1;
+    assertThatThrownBy(() -> c.onHandshakeCommand(welcome))
+        .isInstanceOf(ZmtpException.class)
+        .hasMessageStartingWith("curve: WELCOME: box does not open");
+    assertWiped(c, "client");
+  }
+
+  @Test
+  void client_errorFromServer_wipesItsSecrets() throws ZmtpException {
+    CurveClient c = client();
+    c.start();
+    assertThatThrownBy(() -> c.onHandshakeCommand(CurveCodec.error("400")))
+        .isInstanceOf(ZmtpException.class)
+        .hasMessageContaining("authentication failure");
+    assertWiped(c, "client");
+  }
+
+  @Test
+  void wipe_afterTheHandshake_zeroesSessionKeysAndSealsNothing() throws ZmtpException {
+    CurveClient c = client();
+    CurveServer s = server();
+    c.onHandshakeCommand(
+        single(
+            s.onHandshakeCommand(
+                single(c.onHandshakeCommand(single(s.onHandshakeCommand(single(c.start()))))))));
+    assertThat(c.done() && s.done()).isTrue();
+    assertNotWiped(s, "server session");
+    assertNotWiped(c, "client session");
+    s.wipe(); // what the engine does when the connection closes
+    c.wipe();
+    assertWiped(s, "server");
+    assertWiped(c, "client");
+    Frame f = Frame.part("late".getBytes(US_ASCII), false);
+    // a zeroed key is one everybody knows: sealing with it must be impossible
+    assertThatThrownBy(() -> s.encode(f))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("curve: the keys are wiped (the connection is closed)");
+    assertThatThrownBy(() -> c.encode(f)).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void wipe_beforeHello_serverHasNothingToWipe() {
+    CurveServer s = server();
+    s.wipe();
+    assertThat(s.secretsForTest()).isEmpty();
+    assertThatThrownBy(() -> s.encode(Frame.part(new byte[1], false)))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   private static byte[] single(List<byte[]> l) {
