@@ -102,11 +102,50 @@ final class Router {
     Credentials c = p.credentials();
     Message m = raw.withCredentials(c.userid(), c.rolemask());
     switch (m.type()) {
-      case REQUEST -> request(st, m.pushRoute(p.id()));
+      case REQUEST -> clientRequest(st, m);
       case RESPONSE -> response(m);
       case EVENT, CONTROL -> LOG.debug("{} from peer {} dropped", m.type().label(), p.id());
       default -> throw new IllegalStateException();
     }
+  }
+
+  /**
+   * Checks a request as a client sent it before routing it. RFC 3 (routes are pushed by brokers,
+   * never by clients; flux-core's broker refuses a local client's request that carries a route
+   * stack): the stack must be empty, or the request is answered EPROTO and the connection kept, so
+   * that no client can pose as another sender (D220). {@code <service>.disconnect} is the hub's own
+   * notice of a departed peer (flux-core's router sends it, RFC 6 disconnect): a client that sends
+   * one is answered EPERM, or dropped under NORESPONSE, and the service never sees it (D220).
+   */
+  private void clientRequest(PeerState from, Message raw) {
+    if (!raw.routes().isEmpty()) {
+      reply(
+          from,
+          raw.withRoutes(List.of()).pushRoute(from.peer.id()),
+          Errno.EPROTO,
+          (raw.topic() == null ? "request" : raw.topic())
+              + ": "
+              + raw.routes().size()
+              + " route(s) from a client (expected: none; routes are pushed by the hub)");
+      return;
+    }
+    Message m = raw.pushRoute(from.peer.id());
+    if (isDisconnectNotice(m.topic())) {
+      reply(
+          from,
+          m,
+          Errno.EPERM,
+          m.topic() + ": sent by a client (expected: the hub sends disconnect notices itself)");
+      return;
+    }
+    request(from, m);
+  }
+
+  /** Returns whether a topic is {@code <service>.disconnect} (service names have no '.'). */
+  private static boolean isDisconnectNotice(String topic) {
+    return topic != null
+        && topic.endsWith(".disconnect")
+        && topic.indexOf('.') == topic.length() - ".disconnect".length();
   }
 
   private void request(PeerState from, Message m) {
@@ -137,9 +176,7 @@ final class Router {
       reply(from, m, Errno.ENOSYS, "unknown service '" + service + "'");
       return;
     }
-    if (!m.topic().equals(service + ".disconnect")) {
-      from.used.add(service);
-    }
+    from.used.add(service);
     to.peer.send(m);
   }
 

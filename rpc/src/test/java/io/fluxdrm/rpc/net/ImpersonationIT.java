@@ -1,0 +1,125 @@
+package io.fluxdrm.rpc.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.zmtp.CurveKeyPair;
+import io.fluxdrm.rpc.zmtp.Z85;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Attacks on the hub's identities, routes, roles and directories, each against a real listener
+ * (loopback TCP or a Unix socket): a peer must not act as another one (docs/security.md).
+ */
+@Timeout(120)
+class ImpersonationIT {
+  private static final Duration T = Duration.ofSeconds(10);
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  @TempDir Path tmp;
+  private Reactor reactor;
+  private Hub hub;
+  private FluxHandle services;
+  private final List<String> disconnects = new CopyOnWriteArrayList<>();
+  private final CompletableFuture<ServiceRequest> held = new CompletableFuture<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    reactor = Reactor.start("impersonation-it");
+    hub = new Hub(reactor);
+    services = hub.attach(Credentials.owner(1000));
+    services
+        .register(
+            Service.builder("svc")
+                .on(
+                    "who",
+                    r ->
+                        r.respond(
+                            Json.object()
+                                .put("sender", r.sender())
+                                .put("userid", Integer.toUnsignedLong(r.credentials().userid()))
+                                .put("owner", r.isOwner())))
+                .on("hold", held::complete)
+                .onDisconnect(disconnects::add)
+                .build())
+        .get(5, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void tearDown() {
+    reactor.close();
+  }
+
+  private static String key(byte[] k) {
+    return Z85.encode(k);
+  }
+
+  private FluxHandle zmq(ZmqHubListener l, String identity, CurveKeyPair server, CurveKeyPair me) {
+    ZmqClientKeys keys =
+        me == null
+            ? null
+            : new ZmqClientKeys(key(server.publicKey()), key(me.publicKey()), key(me.secretKey()));
+    return FluxHandle.open(reactor, new ZmqConnector(reactor, l.endpoint(), identity, keys));
+  }
+
+  private ObjectNode who(FluxHandle h) throws Exception {
+    return h.rpc("svc.who", Json.object(), T).get(15, TimeUnit.SECONDS).json();
+  }
+
+  private static int errnoOf(CompletableFuture<?> f) {
+    try {
+      f.get(15, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RpcException r) {
+        return r.errnum();
+      }
+      throw new AssertionError(e.getCause());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+    return 0;
+  }
+
+  private LocalHubListener local(LocalHubListener.Options o) {
+    return LocalHubListener.start(hub, reactor, tmp.resolve("run"), o);
+  }
+
+  // finding 3: forged route stacks and client-sent disconnects
+
+  @Test
+  void requestWithForgedRouteStack_refusedEproto() throws Exception {
+    LocalHubListener l = local(LocalHubListener.Options.defaults());
+    try (FluxHandle attacker = FluxHandle.connect(reactor, l.uri(), T)) {
+      Message forged = Message.request("svc.who", Json.object()).withRoutes(List.of("victim"));
+      assertThat(errnoOf(attacker.call(forged, T))).isEqualTo(Errno.EPROTO);
+      assertThat(who(attacker).get("sender").asText()).isNotEqualTo("victim"); // kept open
+    }
+  }
+
+  @Test
+  void clientSentDisconnect_refusedAndNeverDelivered() throws Exception {
+    LocalHubListener l = local(LocalHubListener.Options.defaults());
+    try (FluxHandle attacker = FluxHandle.connect(reactor, l.uri(), T)) {
+      assertThat(errnoOf(attacker.rpc("svc.disconnect", Json.object(), T))).isEqualTo(Errno.EPERM);
+      attacker.send("svc.disconnect", Json.object()); // NORESPONSE: dropped too
+      who(attacker); // ordered after both on the hub and the service's link
+      assertThat(disconnects).isEmpty();
+    }
+  }
+}
