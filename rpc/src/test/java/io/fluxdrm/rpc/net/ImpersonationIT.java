@@ -9,10 +9,12 @@ import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.zmtp.CurveKeyPair;
 import io.fluxdrm.rpc.zmtp.Z85;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -98,6 +100,75 @@ class ImpersonationIT {
 
   private LocalHubListener local(LocalHubListener.Options o) {
     return LocalHubListener.start(hub, reactor, tmp.resolve("run"), o);
+  }
+
+  // finding 2: routing identities
+
+  @Test
+  void curve_guestKeyClaimingTheOwnersIdentity_getsAnotherOne() throws Exception {
+    CurveKeyPair server = CurveKeyPair.generate(RANDOM);
+    CurveKeyPair owner = CurveKeyPair.generate(RANDOM);
+    CurveKeyPair guest = CurveKeyPair.generate(RANDOM);
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.curve(
+                new ZmqHubListener.Curve(
+                    key(server.publicKey()),
+                    key(server.secretKey()),
+                    Map.of(
+                        key(owner.publicKey()), Credentials.owner(1000),
+                        key(guest.publicKey()), Credentials.user(2000)))));
+    try (FluxHandle o = zmq(l, "job-manager-1", server, owner);
+        FluxHandle g = zmq(l, "job-manager-1", server, guest)) {
+      assertThat(who(o).get("sender").asText()).isEqualTo("job-manager-1");
+      ObjectNode seen = who(g);
+      assertThat(seen.get("userid").asLong()).isEqualTo(2000);
+      assertThat(seen.get("sender").asText()).isNotEqualTo("job-manager-1");
+      // the owner's connection was neither closed nor robbed of its responses
+      assertThat(who(o).get("sender").asText()).isEqualTo("job-manager-1");
+      assertThat(o.isClosed()).isFalse();
+    }
+  }
+
+  @Test
+  void clientIdentityWithReservedPrefix_connectionClosed() throws Exception {
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.loopback(Credentials.user(7))
+                .withLiveness(ZmqHubListener.Liveness.OFF));
+    try (RawZmtpPeer p = RawZmtpPeer.connect(l.endpoint())) {
+      p.handshake("DEALER", "\u0000forged");
+      assertThat(p.closedWithin(T)).as("closed by the hub").isTrue();
+    }
+  }
+
+  @Test
+  void generatedIdentities_reservedPrefixAndNotACounter() throws Exception {
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.loopback(Credentials.user(7)));
+    try (FluxHandle a = zmq(l, "", null, null);
+        FluxHandle b = zmq(l, "", null, null)) {
+      byte[] x = who(a).get("sender").asText().getBytes(StandardCharsets.ISO_8859_1);
+      byte[] y = who(b).get("sender").asText().getBytes(StandardCharsets.ISO_8859_1);
+      assertThat(x[0]).isZero();
+      assertThat(y[0]).isZero();
+      assertThat(x.length).isGreaterThanOrEqualTo(9); // 0x00 and at least 64 random bits
+      long dx =
+          new java.math.BigInteger(1, java.util.Arrays.copyOfRange(x, 1, x.length)).longValue();
+      long dy =
+          new java.math.BigInteger(1, java.util.Arrays.copyOfRange(y, 1, y.length)).longValue();
+      assertThat(Math.abs(dy - dx)).as("not a counter").isGreaterThan(1000);
+    }
   }
 
   // finding 3: forged route stacks and client-sent disconnects
