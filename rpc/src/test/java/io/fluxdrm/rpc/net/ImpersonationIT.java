@@ -1,6 +1,8 @@
 package io.fluxdrm.rpc.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Errno;
@@ -10,7 +12,9 @@ import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.zmtp.CurveKeyPair;
 import io.fluxdrm.rpc.zmtp.Z85;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
@@ -192,5 +196,35 @@ class ImpersonationIT {
       who(attacker); // ordered after both on the hub and the service's link
       assertThat(disconnects).isEmpty();
     }
+  }
+
+  // finding 6: the socket directory
+
+  @Test
+  void existingDirectoryOfAnotherUid_refused() throws Exception {
+    int me = (Integer) Files.getAttribute(tmp, "unix:uid");
+    assumeTrue(me == 0, "changing a directory's owner needs root");
+    Path dir = tmp.resolve("run");
+    Files.createDirectory(
+        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Files.setAttribute(dir, "unix:uid", 4242);
+    assertThatThrownBy(() -> local(LocalHubListener.Options.defaults()))
+        .isInstanceOfSatisfying(
+            RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
+        .hasMessageContaining("owned by uid 4242");
+    assertThat(Files.list(dir)).isEmpty();
+  }
+
+  @Test
+  void existingDirectoryNotEmpty_refused() throws Exception {
+    Path dir = tmp.resolve("run");
+    Files.createDirectory(
+        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    Files.writeString(dir.resolve("planted"), "x");
+    assertThatThrownBy(() -> local(LocalHubListener.Options.defaults()))
+        .isInstanceOfSatisfying(
+            RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
+        .hasMessageContaining("not empty");
+    assertThat(Files.list(dir).map(p -> p.getFileName().toString())).containsExactly("planted");
   }
 }
