@@ -44,6 +44,14 @@ final class Router {
 
   private final Map<String, PeerState> peers = new LinkedHashMap<>();
   private final Map<String, String> serviceOwners = new HashMap<>();
+
+  /** A request awaiting responses: its sender's route id and matchtag. */
+  private record InFlight(String sender, int matchtag) {}
+
+  /** Who may answer a request in flight, whether it streams, how many share its key. */
+  private record Expected(String server, boolean streaming, int count) {}
+
+  private final Map<InFlight, Expected> inFlight = new HashMap<>();
   private int eventSequence;
 
   void connected(Peer p) {
@@ -72,6 +80,9 @@ final class Router {
       return;
     }
     peers.remove(p.id());
+    inFlight
+        .entrySet()
+        .removeIf(e -> e.getKey().sender().equals(p.id()) || e.getValue().server().equals(p.id()));
     for (String s : st.services) {
       serviceOwners.remove(s);
     }
@@ -103,7 +114,7 @@ final class Router {
     Message m = raw.withCredentials(c.userid(), c.rolemask());
     switch (m.type()) {
       case REQUEST -> clientRequest(st, m);
-      case RESPONSE -> response(m);
+      case RESPONSE -> response(st, m);
       case EVENT, CONTROL -> LOG.debug("{} from peer {} dropped", m.type().label(), p.id());
       default -> throw new IllegalStateException();
     }
@@ -177,14 +188,42 @@ final class Router {
       return;
     }
     from.used.add(service);
+    if (!m.has(Flags.NORESPONSE)) {
+      inFlight.merge(
+          new InFlight(from.peer.id(), m.matchtag()),
+          new Expected(to.peer.id(), m.has(Flags.STREAMING), 1),
+          (a, b) -> new Expected(a.server(), a.streaming(), a.count() + 1));
+    }
     to.peer.send(m);
   }
 
-  private void response(Message m) {
+  /**
+   * Routes a response back to its requester only from the peer its request was routed to and only
+   * while that request is in flight; a non-streaming request's response, or a streaming one's error
+   * (ENODATA ends a stream, RFC 6 streaming responses), ends it. RFC 6 matches a response by
+   * matchtag alone, so the hub vouches for its source (D223).
+   */
+  private void response(PeerState from, Message m) {
     String top = m.topRoute();
     if (top == null) {
       LOG.debug("response without route dropped: {}", m.topic());
       return;
+    }
+    InFlight k = new InFlight(top, m.matchtag());
+    Expected e = inFlight.get(k);
+    if (e == null || !e.server().equals(from.peer.id())) {
+      LOG.debug(
+          "response {} from peer {} for no request routed to it dropped",
+          m.topic(),
+          ZmqHubListener.printable(from.peer.id()));
+      return;
+    }
+    if (!e.streaming() || m.errnum() != 0) {
+      if (e.count() > 1) {
+        inFlight.put(k, new Expected(e.server(), e.streaming(), e.count() - 1));
+      } else {
+        inFlight.remove(k);
+      }
     }
     PeerState to = peers.get(top);
     if (to == null) {

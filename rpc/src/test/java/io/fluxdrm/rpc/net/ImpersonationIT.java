@@ -198,6 +198,35 @@ class ImpersonationIT {
     }
   }
 
+  // finding 4: forged responses
+
+  @Test
+  void responseFromAPeerTheRequestWasNotRoutedTo_dropped() throws Exception {
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.loopback(Credentials.user(7)));
+    LocalHubListener u = local(LocalHubListener.Options.defaults());
+    try (FluxHandle victim = zmq(l, "victim", null, null);
+        FluxHandle attacker = FluxHandle.connect(reactor, u.uri(), T)) {
+      CompletableFuture<Message> call = victim.rpc("svc.hold", Json.object(), T);
+      ServiceRequest r = held.get(15, TimeUnit.SECONDS);
+      Message request =
+          Message.request("svc.hold", Json.object())
+              .withMatchtag(r.matchtag())
+              .withRoutes(List.of("victim"));
+      attacker.sendRaw(
+          Message.response(request, 0, Json.encode(Json.object().put("forged", true))));
+      who(attacker); // the hub has handled the forged response before this answer
+      r.respond(Json.object().put("legit", true));
+      ObjectNode got = call.get(15, TimeUnit.SECONDS).json();
+      assertThat(got.has("forged")).as("forged response delivered").isFalse();
+      assertThat(got.path("legit").asBoolean()).isTrue();
+    }
+  }
+
   // finding 6: the socket directory
 
   @Test
