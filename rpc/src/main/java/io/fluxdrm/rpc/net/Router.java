@@ -37,6 +37,18 @@ final class Router {
     final Set<String> used = new LinkedHashSet<>();
     final List<String> subscriptions = new ArrayList<>();
 
+    /**
+     * This peer's requests that may still be answered: matchtag and the peer each went to, the
+     * least recently used first; at most {@link #MAX_IN_FLIGHT}, the oldest forgotten beyond.
+     */
+    final Map<InFlight, Boolean> inFlight =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<InFlight, Boolean> eldest) {
+            return size() > MAX_IN_FLIGHT;
+          }
+        };
+
     PeerState(Peer peer) {
       this.peer = peer;
     }
@@ -45,13 +57,12 @@ final class Router {
   private final Map<String, PeerState> peers = new LinkedHashMap<>();
   private final Map<String, String> serviceOwners = new HashMap<>();
 
-  /** A request awaiting responses: its sender's route id and matchtag. */
-  private record InFlight(String sender, int matchtag) {}
+  /** The requests in flight one peer keeps track of (D223). */
+  static final int MAX_IN_FLIGHT = 65_536;
 
-  /** Who may answer a request in flight, whether it streams, how many share its key. */
-  private record Expected(String server, boolean streaming, int count) {}
+  /** A request a peer sent that may be answered: its matchtag and the peer it was routed to. */
+  private record InFlight(int matchtag, String server) {}
 
-  private final Map<InFlight, Expected> inFlight = new HashMap<>();
   private int eventSequence;
 
   void connected(Peer p) {
@@ -80,9 +91,9 @@ final class Router {
       return;
     }
     peers.remove(p.id());
-    inFlight
-        .entrySet()
-        .removeIf(e -> e.getKey().sender().equals(p.id()) || e.getValue().server().equals(p.id()));
+    for (PeerState other : peers.values()) {
+      other.inFlight.keySet().removeIf(k -> k.server().equals(p.id()));
+    }
     for (String s : st.services) {
       serviceOwners.remove(s);
     }
@@ -189,19 +200,17 @@ final class Router {
     }
     from.used.add(service);
     if (!m.has(Flags.NORESPONSE)) {
-      inFlight.merge(
-          new InFlight(from.peer.id(), m.matchtag()),
-          new Expected(to.peer.id(), m.has(Flags.STREAMING), 1),
-          (a, b) -> new Expected(a.server(), a.streaming(), a.count() + 1));
+      from.inFlight.put(new InFlight(m.matchtag(), to.peer.id()), Boolean.TRUE);
     }
     to.peer.send(m);
   }
 
   /**
    * Routes a response back to its requester only from the peer its request was routed to and only
-   * while that request is in flight; a non-streaming request's response, or a streaming one's error
-   * (ENODATA ends a stream, RFC 6 streaming responses), ends it. RFC 6 matches a response by
-   * matchtag alone, so the hub vouches for its source (D223).
+   * while that request is in flight. RFC 6 matches a response by matchtag alone, so the hub vouches
+   * for its source (D223). An error response (ENODATA ends a stream, RFC 6) ends a request with a
+   * matchtag; a success does not, as RFC 27's {@code sched.alloc} answers one request several times
+   * without STREAMING; matchtag 0 requests stay until the peers part or are forgotten.
    */
   private void response(PeerState from, Message m) {
     String top = m.topRoute();
@@ -209,26 +218,17 @@ final class Router {
       LOG.debug("response without route dropped: {}", m.topic());
       return;
     }
-    InFlight k = new InFlight(top, m.matchtag());
-    Expected e = inFlight.get(k);
-    if (e == null || !e.server().equals(from.peer.id())) {
+    PeerState to = peers.get(top);
+    InFlight k = new InFlight(m.matchtag(), from.peer.id());
+    if (to == null || to.inFlight.get(k) == null) {
       LOG.debug(
           "response {} from peer {} for no request routed to it dropped",
           m.topic(),
           ZmqHubListener.printable(from.peer.id()));
       return;
     }
-    if (!e.streaming() || m.errnum() != 0) {
-      if (e.count() > 1) {
-        inFlight.put(k, new Expected(e.server(), e.streaming(), e.count() - 1));
-      } else {
-        inFlight.remove(k);
-      }
-    }
-    PeerState to = peers.get(top);
-    if (to == null) {
-      LOG.debug("response to departed peer {} dropped: {}", top, m.topic());
-      return;
+    if (m.errnum() != 0 && m.matchtag() != 0) {
+      to.inFlight.remove(k);
     }
     to.peer.send(m.popRoute());
   }
