@@ -201,16 +201,37 @@ public final class LocalHubListener implements AutoCloseable {
   }
 
   private void accept(SocketChannel ch) {
+    UnixDomainPrincipal p;
+    try {
+      p = ch.getOption(ExtendedSocketOptions.SO_PEERCRED);
+    } catch (IOException e) {
+      LOG.warn("{}: peer credentials: {}", socket, e.getMessage());
+      closeQuietly(ch);
+      return;
+    }
+    // the name is mapped back to a uid through the user database (NSS, maybe a process): off the
+    // reactor, then admitted on it (D225)
+    Uids.uidOfAsync(p.user())
+        .whenComplete(
+            (uid, err) ->
+                reactor.execute(() -> admit(ch, p, err == null ? uid : OptionalInt.empty())));
+  }
+
+  private void admit(SocketChannel ch, UnixDomainPrincipal p, OptionalInt uid) {
     Credentials creds;
     int handshake = LocalFraming.HANDSHAKE_ACCEPTED;
     String why = null;
     try {
-      UnixDomainPrincipal p = ch.getOption(ExtendedSocketOptions.SO_PEERCRED);
-      OptionalInt uid = Uids.uidOf(p.user());
+      if (!ch.isOpen()) {
+        return;
+      }
       if (uid.isEmpty()) {
         creds = null;
         handshake = Errno.EPERM;
-        why = "uid of user " + p.user().getName() + " cannot be resolved";
+        why =
+            "uid of user "
+                + p.user().getName()
+                + " cannot be resolved or is ambiguous (expected: one user database entry)";
       } else if (uid.getAsInt() == ownerUid) {
         creds = Credentials.owner(ownerUid);
       } else if (options.guests() == GuestPolicy.USER) {

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Flags;
 import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.LocalFraming;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.zmtp.CurveKeyPair;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -255,5 +258,77 @@ class ImpersonationIT {
             RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
         .hasMessageContaining("not empty");
     assertThat(Files.list(dir).map(p -> p.getFileName().toString())).containsExactly("planted");
+  }
+
+  // finding 7: a user whose name is made of digits
+
+  @Test
+  void userNamedWithDigits_seenWithItsOwnUid() throws Exception {
+    int me = (Integer) Files.getAttribute(tmp, "unix:uid");
+    assumeTrue(me == 0, "creating users and connecting as one needs root");
+    // user "fdrm<r>" has uid X; user "X" (digits) has uid Y: the JDK names a peer of uid Y "X"
+    int x = 60000 + RANDOM.nextInt(2000);
+    int uid = x + 2000 + RANDOM.nextInt(1000);
+    String other = "fdrm" + x;
+    String name = Integer.toString(x);
+    run("useradd", "-M", "-N", "-u", Integer.toString(x), "-s", "/bin/false", other);
+    run("useradd", "--badname", "-M", "-N", "-u", Integer.toString(uid), "-s", "/bin/false", name);
+    try {
+      CompletableFuture<Long> seen = new CompletableFuture<>();
+      services
+          .register(
+              Service.builder("probe")
+                  .on("ask", r -> seen.complete(Integer.toUnsignedLong(r.credentials().userid())))
+                  .build())
+          .get(5, TimeUnit.SECONDS);
+      LocalHubListener l =
+          local(LocalHubListener.Options.defaults().withGuests(LocalHubListener.GuestPolicy.USER));
+      // let the other user reach the socket (the listener itself keeps its directory 0700)
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+      Files.setPosixFilePermissions(
+          tmp.resolve("run"), PosixFilePermissions.fromString("rwx--x--x"));
+      Files.setPosixFilePermissions(l.socket(), PosixFilePermissions.fromString("rwxrwxrwx"));
+      String frame =
+          HexFormat.of()
+              .formatHex(
+                  LocalFraming.frame(
+                      Message.request("probe.ask", Json.object()).withFlags(Flags.NORESPONSE, 0)));
+      String py =
+          "import socket,sys\n"
+              + "s=socket.socket(socket.AF_UNIX)\n"
+              + "s.connect(sys.argv[1])\n"
+              + "assert s.recv(1)==b'\\x00'\n"
+              + "s.sendall(bytes.fromhex(sys.argv[2]))\n"
+              + "s.recv(1)\n";
+      Process p =
+          new ProcessBuilder(
+                  "setpriv",
+                  "--reuid=" + uid,
+                  "--regid=100",
+                  "--clear-groups",
+                  "/usr/bin/python3",
+                  "-c",
+                  py,
+                  l.socket().toString(),
+                  frame)
+              .redirectErrorStream(true)
+              .start();
+      try {
+        assertThat(seen.get(60, TimeUnit.SECONDS)).isEqualTo((long) uid);
+      } finally {
+        p.destroy();
+        p.waitFor(10, TimeUnit.SECONDS);
+      }
+    } finally {
+      run("userdel", name);
+      run("userdel", other);
+    }
+  }
+
+  private static void run(String... cmd) throws Exception {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
   }
 }
