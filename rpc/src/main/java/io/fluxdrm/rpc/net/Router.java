@@ -317,6 +317,19 @@ final class Router {
       throw new RpcException(
           Errno.EPERM, "event.pub: /topic " + topic + " (expected: a topic the hub does not own)");
     }
+    Credentials cred = from.peer.credentials();
+    String guestPrefix = Integer.toUnsignedString(cred.userid()) + "-";
+    if (!cred.isOwner() && !topic.startsWith(guestPrefix)) {
+      // as for service names (D16): a guest publishes only under "<uid>-", PRIVATE or not, so
+      // that its events never pass for those of the owner's services (docs/security.md, D224)
+      throw new RpcException(
+          Errno.EPERM,
+          "event.pub: /topic "
+              + topic
+              + " (expected: the instance owner, or a guest's topic starting with \""
+              + guestPrefix
+              + "\")");
+    }
     int flags = o.path("flags").asInt(0);
     byte[] payload = null;
     if (o.has("payload")) {

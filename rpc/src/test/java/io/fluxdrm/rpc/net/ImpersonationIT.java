@@ -331,4 +331,36 @@ class ImpersonationIT {
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
   }
+
+  // finding 14: events a guest publishes
+
+  @Test
+  void guestPublishingAnotherTopic_refusedAndNotDelivered() throws Exception {
+    int me = (Integer) Files.getAttribute(tmp, "unix:uid");
+    LocalHubListener l =
+        local(
+            LocalHubListener.Options.defaults()
+                .withOwnerUid(me + 4242)
+                .withGuests(LocalHubListener.GuestPolicy.USER));
+    List<String> got = new CopyOnWriteArrayList<>();
+    CompletableFuture<Void> marker = new CompletableFuture<>();
+    services
+        .subscribe(
+            "",
+            ev -> {
+              got.add(ev.topic());
+              if (ev.topic().equals("job-state.marker")) {
+                marker.complete(null);
+              }
+            })
+        .get(5, TimeUnit.SECONDS);
+    try (FluxHandle guest = FluxHandle.connect(reactor, l.uri(), T)) {
+      assertThat(errnoOf(guest.publish("job-state.forged", Json.object()))).isEqualTo(Errno.EPERM);
+      String own = Integer.toUnsignedString(me) + "-progress";
+      assertThat(errnoOf(guest.publish(own, Json.object()))).isZero();
+      services.publish("job-state.marker", Json.object()).get(5, TimeUnit.SECONDS);
+      marker.get(15, TimeUnit.SECONDS);
+      assertThat(got).doesNotContain("job-state.forged").contains(own);
+    }
+  }
 }
