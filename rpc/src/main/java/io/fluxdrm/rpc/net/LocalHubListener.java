@@ -11,16 +11,19 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.slf4j.Logger;
@@ -48,13 +51,13 @@ public final class LocalHubListener implements AutoCloseable {
    * Listener settings.
    *
    * @param guests what to do with non-owner uids
-   * @param ownerUid the owner's uid; empty means the uid that owns the socket directory
+   * @param ownerUid the owner's uid; empty means the uid of the hub's own process
    * @param maxMessageSize the largest message accepted (bytes after the frame prefix)
    * @param maxQueuedBytes the output queued for a peer beyond which it is disconnected
    */
   public record Options(
       GuestPolicy guests, OptionalInt ownerUid, int maxMessageSize, long maxQueuedBytes) {
-    /** Returns the defaults: refuse guests, owner = directory owner, 64 MiB limits. */
+    /** Returns the defaults: refuse guests, owner = the hub process's uid, 64 MiB limits. */
     public static Options defaults() {
       return new Options(
           GuestPolicy.REFUSE,
@@ -106,26 +109,52 @@ public final class LocalHubListener implements AutoCloseable {
       throw new IllegalArgumentException("the hub must run on this reactor");
     }
     Set<PosixFilePermission> mode700 = PosixFilePermissions.fromString("rwx------");
-    int dirUid;
+    int selfUid;
     try {
-      if (Files.exists(dir)) {
+      selfUid = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+      if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+        // adopt only a directory this process could have made: ours, 0700, empty but for the
+        // socket a previous hub left; else another user could own, watch or replace the socket
+        // and, the owner being the directory's uid, become the instance owner (D222)
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+          throw new RpcException(Errno.EINVAL, dir + ": not a directory (expected: a directory)");
+        }
+        int dirUid = (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        if (dirUid != selfUid) {
+          throw new RpcException(
+              Errno.EINVAL,
+              dir + ": owned by uid " + dirUid + " (expected: this process's uid " + selfUid + ")");
+        }
         Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir);
         if (!perms.equals(mode700)) {
           throw new RpcException(
               Errno.EINVAL,
               dir + ": mode " + PosixFilePermissions.toString(perms) + " (expected: rwx------)");
         }
+        try (Stream<Path> entries = Files.list(dir)) {
+          List<Path> other =
+              entries
+                  .filter(e -> !(e.getFileName().toString().equals("local") && isSocket(e)))
+                  .toList();
+          if (!other.isEmpty()) {
+            throw new RpcException(
+                Errno.EINVAL,
+                dir
+                    + ": not empty ("
+                    + other.get(0).getFileName()
+                    + ") (expected: an empty directory, or a new one)");
+          }
+        }
       } else {
         Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(mode700));
         Files.setPosixFilePermissions(dir, mode700);
       }
-      dirUid = (Integer) Files.getAttribute(dir, "unix:uid");
     } catch (IOException e) {
       throw new RpcException(Errno.EIO, dir + ": " + e.getMessage());
     }
     Path socket = dir.resolve("local");
     LocalHubListener l =
-        new LocalHubListener(hub, reactor, socket, options, options.ownerUid().orElse(dirUid));
+        new LocalHubListener(hub, reactor, socket, options, options.ownerUid().orElse(selfUid));
     CompletableFuture<Void> started = new CompletableFuture<>();
     reactor.execute(
         () -> {
@@ -162,17 +191,47 @@ public final class LocalHubListener implements AutoCloseable {
     reactor.own(closer);
   }
 
+  private static boolean isSocket(Path p) {
+    try {
+      int mode = (Integer) Files.getAttribute(p, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+      return (mode & 0170000) == 0140000;
+    } catch (IOException | UnsupportedOperationException e) {
+      return false;
+    }
+  }
+
   private void accept(SocketChannel ch) {
+    UnixDomainPrincipal p;
+    try {
+      p = ch.getOption(ExtendedSocketOptions.SO_PEERCRED);
+    } catch (IOException e) {
+      LOG.warn("{}: peer credentials: {}", socket, e.getMessage());
+      closeQuietly(ch);
+      return;
+    }
+    // the name is mapped back to a uid through the user database (NSS, maybe a process): off the
+    // reactor, then admitted on it (D225)
+    Uids.uidOfAsync(p.user())
+        .whenComplete(
+            (uid, err) ->
+                reactor.execute(() -> admit(ch, p, err == null ? uid : OptionalInt.empty())));
+  }
+
+  private void admit(SocketChannel ch, UnixDomainPrincipal p, OptionalInt uid) {
     Credentials creds;
     int handshake = LocalFraming.HANDSHAKE_ACCEPTED;
     String why = null;
     try {
-      UnixDomainPrincipal p = ch.getOption(ExtendedSocketOptions.SO_PEERCRED);
-      OptionalInt uid = Uids.uidOf(p.user());
+      if (!ch.isOpen()) {
+        return;
+      }
       if (uid.isEmpty()) {
         creds = null;
         handshake = Errno.EPERM;
-        why = "uid of user " + p.user().getName() + " cannot be resolved";
+        why =
+            "uid of user "
+                + p.user().getName()
+                + " cannot be resolved or is ambiguous (expected: one user database entry)";
       } else if (uid.getAsInt() == ownerUid) {
         creds = Credentials.owner(ownerUid);
       } else if (options.guests() == GuestPolicy.USER) {

@@ -37,6 +37,18 @@ final class Router {
     final Set<String> used = new LinkedHashSet<>();
     final List<String> subscriptions = new ArrayList<>();
 
+    /**
+     * This peer's requests that may still be answered: matchtag and the peer each went to, the
+     * least recently used first; at most {@link #MAX_IN_FLIGHT}, the oldest forgotten beyond.
+     */
+    final Map<InFlight, Boolean> inFlight =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<InFlight, Boolean> eldest) {
+            return size() > MAX_IN_FLIGHT;
+          }
+        };
+
     PeerState(Peer peer) {
       this.peer = peer;
     }
@@ -44,6 +56,13 @@ final class Router {
 
   private final Map<String, PeerState> peers = new LinkedHashMap<>();
   private final Map<String, String> serviceOwners = new HashMap<>();
+
+  /** The requests in flight one peer keeps track of (D223). */
+  static final int MAX_IN_FLIGHT = 65_536;
+
+  /** A request a peer sent that may be answered: its matchtag and the peer it was routed to. */
+  private record InFlight(int matchtag, String server) {}
+
   private int eventSequence;
 
   void connected(Peer p) {
@@ -72,6 +91,9 @@ final class Router {
       return;
     }
     peers.remove(p.id());
+    for (PeerState other : peers.values()) {
+      other.inFlight.keySet().removeIf(k -> k.server().equals(p.id()));
+    }
     for (String s : st.services) {
       serviceOwners.remove(s);
     }
@@ -102,11 +124,50 @@ final class Router {
     Credentials c = p.credentials();
     Message m = raw.withCredentials(c.userid(), c.rolemask());
     switch (m.type()) {
-      case REQUEST -> request(st, m.pushRoute(p.id()));
-      case RESPONSE -> response(m);
+      case REQUEST -> clientRequest(st, m);
+      case RESPONSE -> response(st, m);
       case EVENT, CONTROL -> LOG.debug("{} from peer {} dropped", m.type().label(), p.id());
       default -> throw new IllegalStateException();
     }
+  }
+
+  /**
+   * Checks a request as a client sent it before routing it. RFC 3 (routes are pushed by brokers,
+   * never by clients; flux-core's broker refuses a local client's request that carries a route
+   * stack): the stack must be empty, or the request is answered EPROTO and the connection kept, so
+   * that no client can pose as another sender (D220). {@code <service>.disconnect} is the hub's own
+   * notice of a departed peer (flux-core's router sends it, RFC 6 disconnect): a client that sends
+   * one is answered EPERM, or dropped under NORESPONSE, and the service never sees it (D220).
+   */
+  private void clientRequest(PeerState from, Message raw) {
+    if (!raw.routes().isEmpty()) {
+      reply(
+          from,
+          raw.withRoutes(List.of()).pushRoute(from.peer.id()),
+          Errno.EPROTO,
+          (raw.topic() == null ? "request" : raw.topic())
+              + ": "
+              + raw.routes().size()
+              + " route(s) from a client (expected: none; routes are pushed by the hub)");
+      return;
+    }
+    Message m = raw.pushRoute(from.peer.id());
+    if (isDisconnectNotice(m.topic())) {
+      reply(
+          from,
+          m,
+          Errno.EPERM,
+          m.topic() + ": sent by a client (expected: the hub sends disconnect notices itself)");
+      return;
+    }
+    request(from, m);
+  }
+
+  /** Returns whether a topic is {@code <service>.disconnect} (service names have no '.'). */
+  private static boolean isDisconnectNotice(String topic) {
+    return topic != null
+        && topic.endsWith(".disconnect")
+        && topic.indexOf('.') == topic.length() - ".disconnect".length();
   }
 
   private void request(PeerState from, Message m) {
@@ -137,22 +198,37 @@ final class Router {
       reply(from, m, Errno.ENOSYS, "unknown service '" + service + "'");
       return;
     }
-    if (!m.topic().equals(service + ".disconnect")) {
-      from.used.add(service);
+    from.used.add(service);
+    if (!m.has(Flags.NORESPONSE)) {
+      from.inFlight.put(new InFlight(m.matchtag(), to.peer.id()), Boolean.TRUE);
     }
     to.peer.send(m);
   }
 
-  private void response(Message m) {
+  /**
+   * Routes a response back to its requester only from the peer its request was routed to and only
+   * while that request is in flight. RFC 6 matches a response by matchtag alone, so the hub vouches
+   * for its source (D223). An error response (ENODATA ends a stream, RFC 6) ends a request with a
+   * matchtag; a success does not, as RFC 27's {@code sched.alloc} answers one request several times
+   * without STREAMING; matchtag 0 requests stay until the peers part or are forgotten.
+   */
+  private void response(PeerState from, Message m) {
     String top = m.topRoute();
     if (top == null) {
       LOG.debug("response without route dropped: {}", m.topic());
       return;
     }
     PeerState to = peers.get(top);
-    if (to == null) {
-      LOG.debug("response to departed peer {} dropped: {}", top, m.topic());
+    InFlight k = new InFlight(m.matchtag(), from.peer.id());
+    if (to == null || to.inFlight.get(k) == null) {
+      LOG.debug(
+          "response {} from peer {} for no request routed to it dropped",
+          m.topic(),
+          ZmqHubListener.printable(from.peer.id()));
       return;
+    }
+    if (m.errnum() != 0 && m.matchtag() != 0) {
+      to.inFlight.remove(k);
     }
     to.peer.send(m.popRoute());
   }
@@ -240,6 +316,19 @@ final class Router {
     if (topic.equals(Hub.SERVICE_REMOVED)) {
       throw new RpcException(
           Errno.EPERM, "event.pub: /topic " + topic + " (expected: a topic the hub does not own)");
+    }
+    Credentials cred = from.peer.credentials();
+    String guestPrefix = Integer.toUnsignedString(cred.userid()) + "-";
+    if (!cred.isOwner() && !topic.startsWith(guestPrefix)) {
+      // as for service names (D16): a guest publishes only under "<uid>-", PRIVATE or not, so
+      // that its events never pass for those of the owner's services (docs/security.md, D224)
+      throw new RpcException(
+          Errno.EPERM,
+          "event.pub: /topic "
+              + topic
+              + " (expected: the instance owner, or a guest's topic starting with \""
+              + guestPrefix
+              + "\")");
     }
     int flags = o.path("flags").asInt(0);
     byte[] payload = null;

@@ -283,7 +283,6 @@ public final class ZmqHubListener implements AutoCloseable {
   private final Set<ZmtpConnection> connections = new LinkedHashSet<>();
   private ServerSocketChannel server;
   private String endpoint;
-  private int nextRoutingId = (int) System.nanoTime();
   private int handshakes;
   private final MemoryBudget memory;
   private final Map<String, MemoryBudget> keyMemory = new HashMap<>();
@@ -524,6 +523,18 @@ public final class ZmqHubListener implements AutoCloseable {
       z.close();
       return null;
     }
+    byte[] identity = z.peerProperty(NullMechanism.IDENTITY);
+    if (identity != null && identity.length > 0 && identity[0] == 0) {
+      // ZMTP 3.1 / libzmq: a leading zero byte is reserved for the routing ids a ROUTER makes
+      // itself; a client that claims one could pose as an anonymous peer (D221)
+      LOG.warn(
+          "{}: identity starts with the reserved byte 0x00 (expected: a client's identity"
+              + " starts with another byte); connection closed",
+          z.name());
+      connections.remove(z);
+      z.close();
+      return null;
+    }
     String keyName = keyOf(z, serial);
     int open = perKey.getOrDefault(keyName, 0);
     if (open >= options.limits().maxPerKey()) {
@@ -545,13 +556,24 @@ public final class ZmqHubListener implements AutoCloseable {
                 k ->
                     new MemoryBudget(
                         "frame memory of key " + k, options.limits().memoryPerKey()))));
-    byte[] identity = z.peerProperty(NullMechanism.IDENTITY);
     String id =
         identity == null || identity.length == 0
             ? generatedId()
             : new String(identity, StandardCharsets.ISO_8859_1);
     ZmqPeer old = peers.get(id);
-    if (old == null && hub.router().hasPeer(id)) {
+    if (old != null && !old.sameClient(c, keyName)) {
+      // an identity is handed over only to the same CURVE key with the same credentials (without
+      // CURVE: the same loopback credentials); anyone else is routed under a fresh id and the
+      // holder keeps its connection and its responses (D221)
+      String taken = id;
+      id = generatedId();
+      old = null;
+      LOG.warn(
+          "{}: identity {} belongs to another client; routed as {}",
+          z.name(),
+          printable(taken),
+          printable(id));
+    } else if (old == null && hub.router().hasPeer(id)) {
       // held by a peer of another listener or transport: only this listener's own peers are
       // taken over, so that no connection can oust a peer it shares nothing with (D189)
       String taken = id;
@@ -564,7 +586,8 @@ public final class ZmqHubListener implements AutoCloseable {
     }
     if (old != null) {
       LOG.info(
-          "zeromq peer {}: a new connection ({}) takes its identity over; old one closed",
+          "zeromq peer {}: a new connection ({}) of the same client takes its identity over;"
+              + " old one closed",
           printable(id),
           z.name());
       old.close("identity taken over");
@@ -635,11 +658,16 @@ public final class ZmqHubListener implements AutoCloseable {
     hub.router().received(p, m);
   }
 
-  /** Returns a ZeroMQ-style routing id (0x00 and a 32-bit counter) that no peer of the hub uses. */
+  /**
+   * Returns a ZeroMQ-style routing id that no peer of the hub uses: the reserved byte 0x00 (which
+   * no client may claim) and 8 bytes from SecureRandom, so that no peer can guess another's id and
+   * claim it (D221).
+   */
   private String generatedId() {
     while (true) {
-      int n = nextRoutingId++;
-      byte[] b = {0, (byte) (n >>> 24), (byte) (n >>> 16), (byte) (n >>> 8), (byte) n};
+      byte[] b = new byte[9];
+      random.nextBytes(b);
+      b[0] = 0;
       String id = new String(b, StandardCharsets.ISO_8859_1);
       if (!peers.containsKey(id) && !hub.router().hasPeer(id)) {
         return id;
@@ -692,6 +720,11 @@ public final class ZmqHubListener implements AutoCloseable {
       this.credentials = credentials;
       this.conn = conn;
       this.key = key;
+    }
+
+    /** Returns whether a new connection is this peer's own client: same key, same credentials. */
+    boolean sameClient(Credentials otherCredentials, String otherKey) {
+      return credentials.equals(otherCredentials) && key.equals(otherKey);
     }
 
     @Override
