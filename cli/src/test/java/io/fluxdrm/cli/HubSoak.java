@@ -733,18 +733,7 @@ public final class HubSoak {
       }
       int closed = 0;
       for (SocketChannel ch : subs) {
-        ch.configureBlocking(true);
-        ByteBuffer sink = ByteBuffer.allocate(1 << 16);
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        try {
-          // drain what the hub queued before closing: EOF shows the close
-          while (System.nanoTime() < deadline && ch.read(sink) >= 0) {
-            sink.clear();
-          }
-          if (System.nanoTime() < deadline) {
-            closed++;
-          }
-        } catch (IOException e) {
+        if (drainedToEof(ch, Duration.ofSeconds(10))) {
           closed++;
         }
       }
@@ -755,6 +744,32 @@ public final class HubSoak {
     } finally {
       for (SocketChannel ch : subs) {
         ch.close();
+      }
+    }
+  }
+
+  /** Reads and drops what the hub queued; true when EOF (the hub's close) comes within limit. */
+  private static boolean drainedToEof(SocketChannel ch, Duration limit) throws IOException {
+    ch.configureBlocking(false);
+    ByteBuffer sink = ByteBuffer.allocate(1 << 16);
+    long deadline = System.nanoTime() + limit.toNanos();
+    try (java.nio.channels.Selector sel = java.nio.channels.Selector.open()) {
+      ch.register(sel, java.nio.channels.SelectionKey.OP_READ);
+      while (true) {
+        long left = (deadline - System.nanoTime()) / 1_000_000;
+        if (left <= 0) {
+          return false;
+        }
+        sel.select(left);
+        sel.selectedKeys().clear();
+        sink.clear();
+        try {
+          if (ch.read(sink) < 0) {
+            return true;
+          }
+        } catch (IOException e) {
+          return true; // reset by the hub
+        }
       }
     }
   }
