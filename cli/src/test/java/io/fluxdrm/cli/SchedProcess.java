@@ -34,8 +34,15 @@ final class SchedProcess implements AutoCloseable {
 
   /** Starts {@code fluxdrm sched ARGS}; {@code name} names its output files in {@code dir}. */
   static SchedProcess start(Path dir, String name, String... args) throws IOException {
+    return start(dir, name, List.of(), args);
+  }
+
+  /** As {@link #start(Path, String, String...)} with JVM options such as {@code -Xmx256m}. */
+  static SchedProcess start(Path dir, String name, List<String> jvmArgs, String... args)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmArgs);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(Main.class.getName());
@@ -109,6 +116,11 @@ final class SchedProcess implements AutoCloseable {
     assertThat(kill.waitFor(SLOW.toSeconds(), TimeUnit.SECONDS)).isTrue();
     assertThat(kill.exitValue()).as("kill -INT").isZero();
     return awaitExit();
+  }
+
+  /** The child's process id. */
+  long pid() {
+    return process.pid();
   }
 
   boolean isAlive() {
