@@ -561,7 +561,8 @@ public final class ZmqHubListener implements AutoCloseable {
             ? generatedId()
             : new String(identity, StandardCharsets.ISO_8859_1);
     ZmqPeer old = peers.get(id);
-    if (old != null && !old.sameClient(c, keyName)) {
+    String client = z.mechanism().peerKey() != null ? keyName : "";
+    if (old != null && !old.sameClient(c, client)) {
       // an identity is handed over only to the same CURVE key with the same credentials (without
       // CURVE: the same loopback credentials); anyone else is routed under a fresh id and the
       // holder keeps its connection and its responses (D221)
@@ -592,7 +593,7 @@ public final class ZmqHubListener implements AutoCloseable {
           z.name());
       old.close("identity taken over");
     }
-    ZmqPeer p = new ZmqPeer(id, c, z, keyName);
+    ZmqPeer p = new ZmqPeer(id, c, z, keyName, client);
     peers.put(id, p);
     handshakes++;
     byte[] key = z.mechanism().peerKey();
@@ -713,18 +714,28 @@ public final class ZmqHubListener implements AutoCloseable {
     final Credentials credentials;
     final ZmtpConnection conn;
     final String key;
+    final String client;
     boolean closed;
 
-    ZmqPeer(String id, Credentials credentials, ZmtpConnection conn, String key) {
+    /**
+     * @param key what the peer's limits count against ({@link #keyOf})
+     * @param client who the client is: its CURVE key, or empty without CURVE, where the credentials
+     *     alone tell (D221)
+     */
+    ZmqPeer(String id, Credentials credentials, ZmtpConnection conn, String key, String client) {
       this.id = id;
       this.credentials = credentials;
       this.conn = conn;
       this.key = key;
+      this.client = client;
     }
 
-    /** Returns whether a new connection is this peer's own client: same key, same credentials. */
-    boolean sameClient(Credentials otherCredentials, String otherKey) {
-      return credentials.equals(otherCredentials) && key.equals(otherKey);
+    /**
+     * Returns whether a new connection is this peer's own client: same CURVE key (or both without
+     * CURVE), same credentials.
+     */
+    boolean sameClient(Credentials otherCredentials, String otherClient) {
+      return credentials.equals(otherCredentials) && client.equals(otherClient);
     }
 
     @Override
