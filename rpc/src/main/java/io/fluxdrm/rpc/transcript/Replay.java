@@ -137,7 +137,14 @@ public final class Replay {
                       : new Credentials(m.userid(), m.rolemask()));
           clients.put(key, c);
         }
-        c.sendRaw(m.withRoutes(List.of()));
+        if (m.topic().equals(name + ".disconnect")) {
+          // only the hub sends disconnect notices (RFC 3, D221): the recorded one is replayed by
+          // the client leaving, which makes the hub send it
+          c.close();
+          clients.remove(key);
+        } else {
+          c.sendRaw(m.withRoutes(List.of()));
+        }
         requests++;
         loop.runPending();
       }
