@@ -146,7 +146,20 @@ class BridgeCommandIT {
     Path bridgeLog = dir.resolve("bridge1.log");
     Path state = dir.resolve("state");
     Process sched =
-        start(schedLog, "sched", "--listen", listen, "--hosts", "node[0-3]", "--cores", "0-3");
+        tcp
+            ? start(
+                schedLog,
+                "sched",
+                "--listen",
+                listen,
+                "--tcp-loopback-role",
+                "owner",
+                "--hosts",
+                "node[0-3]",
+                "--cores",
+                "0-3")
+            : start(
+                schedLog, "sched", "--listen", listen, "--hosts", "node[0-3]", "--cores", "0-3");
     Process bridge = null;
     try (Reactor reactor = Reactor.start("bridge-it")) {
       String uri = awaitLog(schedLog, LISTENING, sched);

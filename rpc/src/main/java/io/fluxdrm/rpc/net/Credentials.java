@@ -19,6 +19,16 @@ public record Credentials(int userid, int rolemask) {
     return new Credentials(uid, Flags.ROLE_USER | Flags.ROLE_LOCAL);
   }
 
+  /**
+   * Returns the credentials of a peer nothing identifies: a guest (USER and LOCAL) whose uid is
+   * {@link Flags#USERID_UNKNOWN}, as every peer of a ZeroMQ listener without CURVE is by default
+   * (decision D330). It acts for no real user's jobs ({@link #mayActFor} holds for no uid a job can
+   * carry) and registers services and publishes events only under {@code 4294967295-}.
+   */
+  public static Credentials unknownGuest() {
+    return user(Flags.USERID_UNKNOWN);
+  }
+
   /** Returns whether the owner role is held. */
   public boolean isOwner() {
     return (rolemask & Flags.ROLE_OWNER) != 0;

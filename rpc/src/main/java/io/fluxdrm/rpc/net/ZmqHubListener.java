@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
  * D170); each Flux part is one frame and the peer's routing identity (READY's Identity property, or
  * a generated one) is its route. With CURVE (required on anything but loopback, decision D16) only
  * the allowed client keys connect, and each key maps to the credentials its peer gets; without
- * CURVE every peer gets the configured loopback credentials. A peer whose connection closes is
- * disconnected from the router at once.
+ * CURVE every peer gets the configured loopback credentials: {@link Options#loopbackGuests()} makes
+ * them guests of unknown uid, the safe choice on a host with several users (issue 12, finding 5;
+ * decision D330). A peer whose connection closes is disconnected from the router at once.
  */
 public final class ZmqHubListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ZmqHubListener.class);
@@ -234,7 +235,20 @@ public final class ZmqHubListener implements AutoCloseable {
       Objects.requireNonNull(limits, "limits");
     }
 
-    /** Returns options without CURVE giving every peer the given credentials. */
+    /**
+     * Returns options without CURVE giving every peer the credentials of a guest of unknown uid
+     * ({@link Credentials#unknownGuest()}): nothing tells one local uid from another on loopback
+     * TCP, so no peer is the owner (issue 12, finding 5; decision D330).
+     */
+    public static Options loopbackGuests() {
+      return loopback(Credentials.unknownGuest());
+    }
+
+    /**
+     * Returns options without CURVE giving every peer the given credentials. Owner credentials make
+     * every local user who connects the instance owner (logged as a warning at start): give owner
+     * access on a host with several users through the Unix-socket hub instead.
+     */
     public static Options loopback(Credentials credentials) {
       return new Options(
           null,
@@ -391,7 +405,14 @@ public final class ZmqHubListener implements AutoCloseable {
             started.completeExceptionally(e);
           }
         });
-    LocalHubListener.awaitStarted(started, endpoint, "reactor did not bind");
+    try {
+      LocalHubListener.awaitStarted(started, endpoint, "reactor did not bind");
+    } catch (RuntimeException e) {
+      if (serverKeys != null && started.isCompletedExceptionally()) {
+        serverKeys.destroy(); // a listener that failed to bind keeps no secret (D331)
+      }
+      throw e;
+    }
     return l;
   }
 
@@ -420,6 +441,13 @@ public final class ZmqHubListener implements AutoCloseable {
     reactor.own(closer);
     LOG.info(
         "zeromq hub listening on {} ({})", endpoint, options.curve() == null ? "NULL" : "CURVE");
+    if (options.curve() == null && options.loopbackCredentials().isOwner()) {
+      // issue 12, finding 5: without CURVE nothing tells one local uid from another (D330)
+      LOG.warn(
+          "{}: every local user who connects is the instance owner (no CURVE); on a host with"
+              + " several users give owner access through the Unix-socket hub",
+          endpoint);
+    }
   }
 
   private Mechanism mechanism() {
@@ -787,6 +815,15 @@ public final class ZmqHubListener implements AutoCloseable {
     for (ZmqPeer p : List.copyOf(peers.values())) {
       p.gone();
     }
+    if (serverKeys != null) {
+      // the long-term secret outlives no connection: every one is closed above (D331)
+      serverKeys.destroy();
+    }
+  }
+
+  /** The server's long-term key pair, null without CURVE (tests: wiped once closed, D331). */
+  CurveKeyPair serverKeysForTest() {
+    return serverKeys;
   }
 
   /** Stops listening and closes every connection; their peers are disconnected. */

@@ -51,6 +51,37 @@ public final class Z85 {
   }
 
   /**
+   * Encodes bytes whose count is a multiple of 4 as ASCII characters into {@code out} from {@code
+   * offset}, with no other copy: for a secret key, whose text the caller zeroes once used (a String
+   * cannot be zeroed; decision D331).
+   *
+   * @return the offset after the last character written
+   * @throws IllegalArgumentException when the count is not a multiple of 4
+   * @throws IndexOutOfBoundsException when {@code out} has no room for the text
+   */
+  public static int encodeAscii(byte[] data, byte[] out, int offset) {
+    if (data.length % 4 != 0) {
+      throw new IllegalArgumentException(
+          "z85: " + data.length + " bytes to encode (expected: a multiple of 4)");
+    }
+    java.util.Objects.checkFromIndexSize(offset, data.length / 4 * 5, out.length);
+    int o = offset;
+    for (int i = 0; i < data.length; i += 4) {
+      long v =
+          (data[i] & 0xffL) << 24
+              | (data[i + 1] & 0xffL) << 16
+              | (data[i + 2] & 0xffL) << 8
+              | (data[i + 3] & 0xffL);
+      for (int j = 4; j >= 0; j--) {
+        out[o + j] = (byte) ALPHABET.charAt((int) (v % 85));
+        v /= 85;
+      }
+      o += 5;
+    }
+    return o;
+  }
+
+  /**
    * Decodes text whose length is a multiple of 5.
    *
    * @throws IllegalArgumentException when the length is not a multiple of 5, a character is not of

@@ -66,6 +66,58 @@ class ZmqHubIT {
     Wait.until(T, () -> echo.disconnects.size() == 1);
   }
 
+  /**
+   * Issue 12, finding 5 (D330): {@code loopbackGuests()} makes every peer a guest of unknown uid,
+   * which may neither register a name outside {@code 4294967295-} nor act as the owner.
+   */
+  @Test
+  void loopbackGuests_peerIsAGuestOfUnknownUidRefusedOwnerNames() throws Exception {
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub, reactor, "tcp://127.0.0.1:*", ZmqHubListener.Options.loopbackGuests());
+    try (FluxHandle c = FluxHandle.connectZmq(reactor, l.endpoint(), null)) {
+      var w = c.rpc("demo.whoami", Json.object(), T).get(5, TimeUnit.SECONDS).json();
+      assertThat(w.get("userid").asLong()).isEqualTo(4294967295L);
+      assertThat(w.get("rolemask").asInt()).isEqualTo(Flags.ROLE_USER | Flags.ROLE_LOCAL);
+      assertThatThrownBy(
+              () -> c.register(new EchoService().build("job-manager")).get(5, TimeUnit.SECONDS))
+          .cause()
+          .isInstanceOfSatisfying(
+              RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EPERM));
+      c.register(new EchoService().build("4294967295-mine")).get(5, TimeUnit.SECONDS);
+    }
+    l.close();
+  }
+
+  /** D331: the listener's long-term secret key is zeros once it is closed. */
+  @Test
+  void curveListenerClosed_serverSecretKeyWiped() throws Exception {
+    ZMQ.Curve.KeyPair server = ZMQ.Curve.generateKeyPair();
+    ZMQ.Curve.KeyPair alice = ZMQ.Curve.generateKeyPair();
+    ZmqHubListener l =
+        ZmqHubListener.start(
+            hub,
+            reactor,
+            "tcp://127.0.0.1:*",
+            ZmqHubListener.Options.curve(
+                new ZmqHubListener.Curve(
+                    server.publicKey,
+                    server.secretKey,
+                    Map.of(alice.publicKey, Credentials.user(4242)))));
+    FluxHandle a =
+        FluxHandle.connectZmq(
+            reactor,
+            l.endpoint(),
+            new ZmqClientKeys(server.publicKey, alice.publicKey, alice.secretKey));
+    a.rpc("demo.whoami", Json.object(), T).get(5, TimeUnit.SECONDS);
+    var keys = l.serverKeysForTest();
+    assertThat(keys.isDestroyed()).isFalse();
+    l.close();
+    assertThat(keys.isDestroyed()).isTrue();
+    assertThatThrownBy(keys::secretKey).isInstanceOf(IllegalStateException.class);
+    a.close();
+  }
+
   @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
   @org.junit.jupiter.params.provider.CsvSource({
     "tcp://[::1]:*, tcp://[::1]:",

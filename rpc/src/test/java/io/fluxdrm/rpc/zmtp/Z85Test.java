@@ -47,6 +47,49 @@ class Z85Test {
   }
 
   @Test
+  void encodeAscii_anyLength_sameTextAsEncodeAtTheOffsetOnly() {
+    long seed = Seeded.seed("encodeAscii_anyLength_sameTextAsEncodeAtTheOffsetOnly");
+    Random rnd = new Random(seed);
+    for (int i = 0; i < 200; i++) {
+      byte[] data = new byte[4 * rnd.nextInt(12)];
+      rnd.nextBytes(data);
+      int off = rnd.nextInt(5);
+      byte[] out = new byte[off + data.length / 4 * 5 + 3];
+      int end = Z85.encodeAscii(data, out, off);
+      assertThat(end).isEqualTo(off + data.length / 4 * 5);
+      assertThat(new String(out, off, end - off, java.nio.charset.StandardCharsets.US_ASCII))
+          .as("seed %d, round %d", seed, i)
+          .isEqualTo(Z85.encode(data));
+      for (int j = 0; j < off; j++) {
+        assertThat(out[j]).isZero();
+      }
+      assertThat(out[end]).isZero();
+    }
+    assertThatThrownBy(() -> Z85.encodeAscii(new byte[8], new byte[9], 0))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+    assertThatThrownBy(() -> Z85.encodeAscii(new byte[3], new byte[9], 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("z85: 3 bytes to encode (expected: a multiple of 4)");
+  }
+
+  /** D331: a key pair zeroes its secret key on destroy, and refuses a wiped (zero) secret key. */
+  @Test
+  void curveKeyPair_destroyed_secretZerosAndRefused() {
+    CurveKeyPair k = CurveKeyPair.generate(new java.security.SecureRandom());
+    byte[] pub = k.publicKey();
+    assertThat(k.isDestroyed()).isFalse();
+    k.destroy();
+    assertThat(k.isDestroyed()).isTrue();
+    assertThat(k.publicKey()).isEqualTo(pub);
+    assertThatThrownBy(k::secretKey)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("curve key pair: the secret key is wiped");
+    assertThatThrownBy(() -> CurveKeyPair.fromSecret(new byte[32]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("curve key pair: secret key of zeros (expected: a key, not a wiped one)");
+  }
+
+  @Test
   void decodeKey_jeromqKey_thirtyTwoBytes() {
     ZMQ.Curve.KeyPair pair = ZMQ.Curve.generateKeyPair();
     assertThat(Z85.decodeKey(pair.publicKey)).isEqualTo(ZMQ.Curve.z85Decode(pair.publicKey));
