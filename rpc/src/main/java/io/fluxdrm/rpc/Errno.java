@@ -38,6 +38,9 @@ public final class Errno {
   /** Connection timed out (an RPC's own timeout). */
   public static final int ETIMEDOUT = 110;
 
+  /** Value too large: a request that could never be satisfied (RFC 27 feasibility, D2). */
+  public static final int EOVERFLOW = 75;
+
   /** No route to host. */
   public static final int EHOSTUNREACH = 113;
 
@@ -58,6 +61,7 @@ public final class Errno {
       case ENOSYS -> "ENOSYS";
       case ENODATA -> "ENODATA";
       case EPROTO -> "EPROTO";
+      case EOVERFLOW -> "EOVERFLOW";
       case ECONNRESET -> "ECONNRESET";
       case ECONNREFUSED -> "ECONNREFUSED";
       case ETIMEDOUT -> "ETIMEDOUT";

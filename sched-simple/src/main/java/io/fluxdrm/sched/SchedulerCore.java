@@ -1,6 +1,7 @@
 package io.fluxdrm.sched;
 
 import io.fluxdrm.protocol.ReallocResponseType;
+import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.ArrayList;
@@ -661,7 +662,7 @@ public final class SchedulerCore {
     }
   }
 
-  private static Decision.Rejected reject(long job, SchedEvent e, Errno errno, String message) {
+  private static Decision.Rejected reject(long job, SchedEvent e, int errno, String message) {
     return new Decision.Rejected(job, e, errno, message);
   }
 }

@@ -106,7 +106,7 @@ final class Harness {
       return sb.toString();
     }
     if (d instanceof Decision.Rejected x) {
-      return "rejected " + x.errno() + " " + x.message();
+      return "rejected " + io.fluxdrm.rpc.Errno.name(x.errno()) + " " + x.message();
     }
     if (d instanceof Decision.Freed x) {
       return "freed " + x.jobId() + " " + x.r().summary() + (x.isFinal() ? " final" : "");

@@ -122,7 +122,8 @@ class ValuesTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({"EPERM, 1", "ENOENT, 2", "EINVAL, 22", "EPROTO, 71", "EOVERFLOW, 75"})
-  void errno_codes_linuxValues(Errno e, int code) {
-    assertThat(e.code()).isEqualTo(code);
+  void errno_codesTheCoreAnswers_linuxValuesAndNames(String name, int code) throws Exception {
+    assertThat(io.fluxdrm.rpc.Errno.class.getField(name).getInt(null)).isEqualTo(code);
+    assertThat(io.fluxdrm.rpc.Errno.name(code)).isEqualTo(name);
   }
 }
