@@ -183,6 +183,8 @@ class SchedTcpIT {
     }
     try (SchedProcess p = SchedProcess.start(dir, role, args.toArray(String[]::new))) {
       String endpoint = p.awaitLog("listening on (tcp://127\\.0\\.0\\.1:[0-9]+)");
+      // the listener opens before the scheduler registers its service (ENOSYS until then)
+      p.awaitLog("ready: pool");
       try (Reactor reactor = Reactor.start("sched-tcp-role-it")) {
         if (role.equals("owner")) {
           try (ItJobManager jm =
