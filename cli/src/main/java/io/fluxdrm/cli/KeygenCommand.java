@@ -1,6 +1,6 @@
 package io.fluxdrm.cli;
 
-import io.fluxdrm.rpc.zmtp.CurveKeyPair;
+import io.fluxdrm.rpc.curve.CurveKeyPair;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;

@@ -1,13 +1,13 @@
 package io.fluxdrm.cli;
 
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Hub;
-import io.fluxdrm.rpc.net.LocalHubListener;
-import io.fluxdrm.rpc.net.Reactor;
-import io.fluxdrm.rpc.net.ZmqHubListener;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.hub.LocalHubListener;
+import io.fluxdrm.rpc.hub.ZmqHubListener;
+import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;

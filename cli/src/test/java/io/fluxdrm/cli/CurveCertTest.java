@@ -3,8 +3,8 @@ package io.fluxdrm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fluxdrm.rpc.zmtp.CurveKeyPair;
-import io.fluxdrm.rpc.zmtp.Z85;
+import io.fluxdrm.rpc.curve.CurveKeyPair;
+import io.fluxdrm.rpc.curve.Z85;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

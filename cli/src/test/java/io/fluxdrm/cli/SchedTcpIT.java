@@ -9,8 +9,8 @@ import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.ResourceSet;
 import java.nio.file.Path;
 import java.util.List;
@@ -199,7 +199,7 @@ class SchedTcpIT {
           assertThatThrownBy(
                   () ->
                       h.register(
-                              io.fluxdrm.rpc.net.Service.builder("job-manager")
+                              io.fluxdrm.rpc.service.Service.builder("job-manager")
                                   .on("sched-ready", req -> req.respond(Json.object()))
                                   .build())
                           .get(30, TimeUnit.SECONDS))
