@@ -14,6 +14,7 @@ import io.fluxdrm.pmix.InfoCodec;
 import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.protocol.JobAccess;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
@@ -323,18 +324,7 @@ public final class PmixAllocator {
   // ---- the RPC service --------------------------------------------------------------------------
 
   private void serve(ServiceRequest req) {
-    if (!req.mayActFor(plugin.userid())) {
-      throw new RpcException(
-          Errno.EPERM,
-          req.topic()
-              + ": user "
-              + Integer.toUnsignedString(req.credentials().userid())
-              + " may not act on job "
-              + Long.toUnsignedString(plugin.jobId())
-              + " (expected: user "
-              + Integer.toUnsignedString(plugin.userid())
-              + " or the instance owner)");
-    }
+    JobAccess.require(req, plugin.userid(), Long.toUnsignedString(plugin.jobId()));
     ObjectNode p;
     try {
       p = req.json();
