@@ -66,14 +66,17 @@ class ClassSizeTest {
   @Test
   void theSourcesOfEveryModuleAreRead() {
     List<String> read =
-        mainSources(ROOT).stream().map(p -> p.getFileName().toString()).collect(Collectors.toList());
+        mainSources(ROOT).stream()
+            .map(p -> p.getFileName().toString())
+            .collect(Collectors.toList());
     assertThat(read).contains("SchedulerCore.java", "ShellPlugin.java", "ResourceSet.java");
     assertThat(read).noneMatch(n -> n.endsWith("Test.java"));
   }
 
   @Test
   void aLongClassWithoutTheSentenceIsCaught(@TempDir Path dir) throws IOException {
-    Path f = write(dir, "Big.java", "/** A big class. It does much. */\npublic final class Big {", 501);
+    Path f =
+        write(dir, "Big.java", "/** A big class. It does much. */\npublic final class Big {", 501);
     assertThat(violation(f)).isEqualTo("501 lines, no \"Why one class:\" sentence in its javadoc");
   }
 
@@ -85,6 +88,7 @@ class ClassSizeTest {
             "Big.java",
             "package x;\n\nimport java.util.List;\n\n/**\n * A big class.\n *\n * <p>Why one class:"
                 + " its parts share one state machine.\n */\n@SuppressWarnings(\"all\")\n"
+                + "@Deprecated(\n    since = \"1\",\n    forRemoval = false)\n"
                 + "public final class Big {",
             600);
     assertThat(violation(f)).isNull();
@@ -101,7 +105,8 @@ class ClassSizeTest {
             501);
     assertThat(violation(f)).isNotNull();
     Path g =
-        write(dir, "Bare.java", "/** A big class. Why one class: */\npublic final class Bare {", 501);
+        write(
+            dir, "Bare.java", "/** A big class. Why one class: */\npublic final class Bare {", 501);
     assertThat(violation(g)).as("a sentence with no reason").isNotNull();
     Path h = write(dir, "Plain.java", "public final class Plain {", 501);
     assertThat(violation(h)).isEqualTo("501 lines, no javadoc on its top-level type");
@@ -168,28 +173,21 @@ class ClassSizeTest {
     if (!m.find()) {
       return null;
     }
-    String before = text.substring(0, m.start()).stripTrailing();
-    // single-line annotations may stand between; a multi-line one hides the javadoc
-    while (lastLine(before).startsWith("@")) {
-      int cut = before.lastIndexOf('\n');
-      before = cut < 0 ? "" : before.substring(0, cut).stripTrailing();
-    }
-    if (!before.endsWith("*/")) {
+    String before = text.substring(0, m.start());
+    int close = before.lastIndexOf("*/");
+    // only annotations (picocli's span lines) may stand between the javadoc and the type
+    String between = close < 0 ? "" : before.substring(close + 2).strip();
+    if (close < 0 || !(between.isEmpty() || between.startsWith("@"))) {
       return null;
     }
-    int open = before.lastIndexOf("/**");
-    if (open < 0) {
+    int open = before.lastIndexOf("/*", close);
+    if (open < 0 || !before.startsWith("/**", open)) {
       return null;
     }
-    String body = before.substring(open + 3, before.length() - 2);
+    String body = before.substring(open + 3, close);
     return body.lines()
         .map(l -> l.strip().replaceFirst("^\\*\\s?", ""))
         .collect(Collectors.joining(" "))
         .strip();
-  }
-
-  private static String lastLine(String s) {
-    int cut = s.lastIndexOf('\n');
-    return (cut < 0 ? s : s.substring(cut + 1)).strip();
   }
 }
