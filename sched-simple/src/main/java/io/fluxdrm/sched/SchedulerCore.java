@@ -2,6 +2,7 @@ package io.fluxdrm.sched;
 
 import io.fluxdrm.protocol.JobAccess;
 import io.fluxdrm.protocol.ReallocResponseType;
+import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.ArrayList;
@@ -658,7 +659,7 @@ public final class SchedulerCore {
     }
   }
 
-  private static Decision.Rejected reject(long job, SchedEvent e, Errno errno, String message) {
-    return new Decision.Rejected(job, e, errno, message);
+  private static Decision.Rejected reject(long job, SchedEvent e, int errnum, String message) {
+    return new Decision.Rejected(job, e, errnum, message);
   }
 }

@@ -16,6 +16,7 @@ import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.protocol.JobAccess;
 import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.net.FluxHandle;
@@ -103,10 +104,9 @@ public final class PmixAllocator {
 
   private PmixAllocator(ShellPlugin plugin) {
     this.plugin = plugin;
-    String shell = ShellPlugin.serviceName(plugin.userid(), plugin.jobId());
-    String prefix = Integer.toUnsignedString(plugin.userid()) + "-shell-";
+    // a guest's own name, as the job shell names its service (D133, D110)
     this.serviceName =
-        Integer.toUnsignedString(plugin.userid()) + "-pmix-" + shell.substring(prefix.length());
+        Integer.toUnsignedString(plugin.userid()) + "-pmix-" + JobId.f58plain(plugin.jobId());
   }
 
   /**
