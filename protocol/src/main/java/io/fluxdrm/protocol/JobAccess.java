@@ -1,8 +1,10 @@
 package io.fluxdrm.protocol;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.net.ServiceRequest;
+import java.util.Set;
 
 /**
  * The one owner/may-act check of the services that act on a job for a caller (the job shell, the
@@ -56,5 +58,25 @@ public final class JobAccess {
           job,
           "user " + Integer.toUnsignedString(jobUser) + " or the instance owner");
     }
+  }
+
+  /**
+   * The payload of a request that acts on a job: {@link #require} first, then the payload, a JSON
+   * object with no key outside {@code keys}; nothing is read before the caller is known to be
+   * allowed.
+   *
+   * @throws RpcException EPERM as {@link #require}; EPROTO {@code <topic>: /: <why>} for a payload
+   *     that is not a JSON object, {@code <topic>: /<key>: unknown key ...} for an unknown key
+   */
+  public static ObjectNode payload(ServiceRequest req, int jobUser, String job, Set<String> keys) {
+    require(req, jobUser, job);
+    ObjectNode p;
+    try {
+      p = req.json();
+    } catch (RpcException e) {
+      throw new RpcException(Errno.EPROTO, req.topic() + ": /: " + e.getMessage());
+    }
+    ServiceRequest.requireOnlyKeys(req.topic(), p, keys);
+    return p;
   }
 }

@@ -52,15 +52,7 @@ final class ShellService {
 
   /** The payload after the caller check: the job's user or the instance owner (D16). */
   private ObjectNode payload(ServiceRequest req, Set<String> keys) {
-    JobAccess.require(req, plugin.userid(), JobId.f58(plugin.jobId()));
-    ObjectNode p;
-    try {
-      p = req.json();
-    } catch (RpcException e) {
-      throw new RpcException(Errno.EPROTO, req.topic() + ": /: " + e.getMessage());
-    }
-    ServiceRequest.requireOnlyKeys(req.topic(), p, keys);
-    return p;
+    return JobAccess.payload(req, plugin.userid(), JobId.f58(plugin.jobId()), keys);
   }
 
   private static RpcException malformed(ServiceRequest req, ProtocolException e) {

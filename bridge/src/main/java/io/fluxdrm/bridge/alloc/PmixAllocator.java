@@ -324,14 +324,8 @@ public final class PmixAllocator {
   // ---- the RPC service --------------------------------------------------------------------------
 
   private void serve(ServiceRequest req) {
-    JobAccess.require(req, plugin.userid(), Long.toUnsignedString(plugin.jobId()));
-    ObjectNode p;
-    try {
-      p = req.json();
-    } catch (RpcException e) {
-      throw new RpcException(Errno.EPROTO, req.topic() + ": /: " + e.getMessage());
-    }
-    ServiceRequest.requireOnlyKeys(req.topic(), p, KEYS);
+    ObjectNode p =
+        JobAccess.payload(req, plugin.userid(), Long.toUnsignedString(plugin.jobId()), KEYS);
     JsonNode d = p.get("directive");
     if (d == null || !d.isIntegralNumber() || !d.canConvertToInt() || d.asInt() < 0) {
       throw new RpcException(
