@@ -89,8 +89,7 @@ public sealed interface Decision {
    * A request refused as bad: answer it with an error response (errnum and text), or log it for a
    * message that has no response. Nothing changed.
    */
-  record Rejected(long jobId, SchedEvent request, Errno errno, String message)
-      implements Decision {}
+  record Rejected(long jobId, SchedEvent request, int errnum, String message) implements Decision {}
 
   /** {@code sched.free} applied: {@code r} is free again. */
   record Freed(long jobId, ResourceSet r, boolean isFinal) implements Decision {}

@@ -149,12 +149,11 @@ final class Rfc27Handlers {
       request = JobspecRequests.of(jobspec);
     } catch (SchedException e) {
       boolean unsat = e.getMessage().startsWith(JobspecRequests.UNSATISFIABLE_PREFIX);
-      throw new RpcException(
-          unsat ? io.fluxdrm.sched.Errno.EOVERFLOW.code() : Errno.EINVAL, e.getMessage());
+      throw new RpcException(unsat ? Errno.EOVERFLOW : Errno.EINVAL, e.getMessage());
     }
     String note = c.feasibility(request).orElse(null);
     if (note != null) {
-      throw new RpcException(io.fluxdrm.sched.Errno.EOVERFLOW.code(), note);
+      throw new RpcException(Errno.EOVERFLOW, note);
     }
     req.respond(Json.object());
   }
