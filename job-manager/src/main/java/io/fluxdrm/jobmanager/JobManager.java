@@ -428,8 +428,7 @@ public final class JobManager {
 
   /** The job, after the payload checks: ENOENT unknown or ended, EPERM not the caller's (D16). */
   Job actingOn(ServiceRequest req, long id) {
-    return core.actingOn(
-        req.topic(), id, req.isOwner(), req.credentials().userid(), req::mayActFor);
+    return core.actingOn(req.topic(), id, req.isOwner(), req.credentials().userid());
   }
 
   private void release(ServiceRequest req) {

@@ -1,23 +1,19 @@
 package io.fluxdrm.jobmanager;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.jobmanager.core.Input;
 import io.fluxdrm.jobmanager.core.Job;
 import io.fluxdrm.protocol.FluxPayloads;
+import io.fluxdrm.protocol.JobManagerRealloc;
+import io.fluxdrm.protocol.ProtocolException;
 import io.fluxdrm.protocol.Rfc51Topics;
+import io.fluxdrm.protocol.SchedRealloc;
 import io.fluxdrm.rpc.Errno;
-import io.fluxdrm.rpc.JobId;
-import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.RpcCall;
 import io.fluxdrm.rpc.service.PendingRequests;
 import io.fluxdrm.rpc.service.ServiceRequest;
-import io.fluxdrm.rset.ResourceSet;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ReallocForwarder {
   private static final Logger LOG = LoggerFactory.getLogger(JobManager.class);
-
-  private static final Set<String> REALLOC_KEYS = Set.of("id", "spec_add", "spec_sub", "R");
 
   private final JobManager jm;
   private final PendingRequests<Pending> pending = new PendingRequests<>();
@@ -61,48 +55,26 @@ final class ReallocForwarder {
 
   void realloc(ServiceRequest req) {
     ObjectNode p = req.json();
-    ServiceRequest.requireOnlyKeys(req.topic(), p, REALLOC_KEYS);
-    long id = JobManager.jobId(req, p, "id");
-    JsonNode add = p.get("spec_add");
-    JsonNode sub = p.get("spec_sub");
-    // RFC 51 "Realloc": at least one of spec_add and spec_sub, each a jobspec
-    if (add == null && sub == null) {
-      throw new RpcException(
-          Errno.EPROTO, req.topic() + ": /: no spec_add and no spec_sub (expected: at least one)");
+    ServiceRequest.requireOnlyKeys(req.topic(), p, JobManagerRealloc.KEYS);
+    JobManagerRealloc in;
+    try {
+      // RFC 51 "Realloc": the job id, at least one of spec_add and spec_sub, each a jobspec
+      in = JobManagerRealloc.fromJson(p);
+    } catch (ProtocolException e) {
+      throw new RpcException(Errno.EPROTO, req.topic() + ": " + e.getMessage());
     }
-    for (String k : List.of("spec_add", "spec_sub")) {
-      if (p.has(k) && !p.get(k).isObject()) {
-        throw new RpcException(
-            Errno.EPROTO,
-            req.topic()
-                + ": /"
-                + k
-                + ": "
-                + p.get(k).getNodeType().toString().toLowerCase(Locale.ROOT)
-                + " (expected: a jobspec object)");
-      }
-    }
-    ResourceSet r = JobManager.rArg(req, p);
     if (!req.expectsResponse()) {
       throw new RpcException(
           Errno.EPROTO, req.topic() + ": sent without a response (expected: an RPC)");
     }
-    Job job = jm.actingOn(req, id);
+    Job job = jm.actingOn(req, in.id());
     PendingRequests.Key key = PendingRequests.Key.of(req);
     pending.requireFree(req.topic(), key);
-    ObjectNode out = Json.object();
-    out.set("job_id", JobId.json(job.id()));
-    if (add != null) {
-      out.set("spec_add", add);
-    }
-    if (sub != null) {
-      out.set("spec_sub", sub);
-    }
-    if (r != null) {
-      out.set("R", r.toJson());
-    }
     // on the loop: the request is sent, and its matchtag known, when rpcCall returns
-    RpcCall call = jm.handle().rpcCall(Rfc51Topics.SCHED_REALLOC, out, null);
+    RpcCall call =
+        jm.handle()
+            .rpcCall(
+                Rfc51Topics.SCHED_REALLOC, new SchedRealloc(job.id(), in.specs()).toJson(), null);
     Pending pend = new Pending(req, job.id(), call.matchtag().getNow(0));
     pending.put(key, pend);
     call.response()

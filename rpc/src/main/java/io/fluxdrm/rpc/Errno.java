@@ -38,11 +38,20 @@ public final class Errno {
   /** Connection timed out (an RPC's own timeout). */
   public static final int ETIMEDOUT = 110;
 
-  /** Value too large: a request that could never be satisfied (RFC 27 feasibility, D2). */
-  public static final int EOVERFLOW = 75;
-
   /** No route to host. */
   public static final int EHOSTUNREACH = 113;
+
+  /** Value too large: a request that could never be satisfied (the scheduler's feasibility). */
+  public static final int EOVERFLOW = 75;
+
+  /** Permission denied (a file mode; the PMIx facade maps it like EPERM). */
+  public static final int EACCES = 13;
+
+  /** Device or resource busy. */
+  public static final int EBUSY = 16;
+
+  /** No space left on device. */
+  public static final int ENOSPC = 28;
 
   /** Operation canceled. */
   public static final int ECANCELED = 125;
@@ -56,8 +65,11 @@ public final class Errno {
       case ENOENT -> "ENOENT";
       case EIO -> "EIO";
       case ENOMEM -> "ENOMEM";
+      case EACCES -> "EACCES";
+      case EBUSY -> "EBUSY";
       case EEXIST -> "EEXIST";
       case EINVAL -> "EINVAL";
+      case ENOSPC -> "ENOSPC";
       case ENOSYS -> "ENOSYS";
       case ENODATA -> "ENODATA";
       case EPROTO -> "EPROTO";

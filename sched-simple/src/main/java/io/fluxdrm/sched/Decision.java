@@ -88,11 +88,8 @@ public sealed interface Decision {
   /**
    * A request refused as bad: answer it with an error response (errnum and text), or log it for a
    * message that has no response. Nothing changed.
-   *
-   * @param errno the Linux errno of the answer ({@link io.fluxdrm.rpc.Errno}, a constants class,
-   *     not the net: a pure core may use it)
    */
-  record Rejected(long jobId, SchedEvent request, int errno, String message) implements Decision {}
+  record Rejected(long jobId, SchedEvent request, int errnum, String message) implements Decision {}
 
   /** {@code sched.free} applied: {@code r} is free again. */
   record Freed(long jobId, ResourceSet r, boolean isFinal) implements Decision {}

@@ -1,5 +1,6 @@
 package io.fluxdrm.sched;
 
+import io.fluxdrm.protocol.JobAccess;
 import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rset.IdSet;
@@ -460,18 +461,14 @@ public final class SchedulerCore {
               : reject(e.jobId(), e, Errno.ENOENT, "realloc: unknown job " + job));
       return false;
     }
-    if (e.userid() != r.userid && e.userid() != options.instanceOwner()) {
+    // D16: the job's user or the instance owner
+    if (!JobAccess.mayAct(e.userid() == options.instanceOwner(), e.userid(), r.userid)) {
       out.add(
           reject(
               e.jobId(),
               e,
               Errno.EPERM,
-              "realloc: user "
-                  + e.userid()
-                  + " may not act on job "
-                  + job
-                  + " of user "
-                  + r.userid));
+              JobAccess.refusalText("realloc", e.userid(), job) + " of user " + r.userid));
       return false;
     }
     reallocs.put(key, new PendingRealloc(e, nextAllocId++));
@@ -662,7 +659,7 @@ public final class SchedulerCore {
     }
   }
 
-  private static Decision.Rejected reject(long job, SchedEvent e, int errno, String message) {
-    return new Decision.Rejected(job, e, errno, message);
+  private static Decision.Rejected reject(long job, SchedEvent e, int errnum, String message) {
+    return new Decision.Rejected(job, e, errnum, message);
   }
 }

@@ -2,6 +2,7 @@ package io.fluxdrm.sched;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
@@ -106,7 +107,7 @@ final class Harness {
       return sb.toString();
     }
     if (d instanceof Decision.Rejected x) {
-      return "rejected " + io.fluxdrm.rpc.Errno.name(x.errno()) + " " + x.message();
+      return "rejected " + Errno.name(x.errnum()) + " " + x.message();
     }
     if (d instanceof Decision.Freed x) {
       return "freed " + x.jobId() + " " + x.r().summary() + (x.isFinal() ? " final" : "");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fluxdrm.protocol.AllocResponseType;
 import io.fluxdrm.protocol.ReallocResponseType;
+import io.fluxdrm.rpc.Errno;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -122,8 +123,8 @@ class ValuesTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({"EPERM, 1", "ENOENT, 2", "EINVAL, 22", "EPROTO, 71", "EOVERFLOW, 75"})
-  void errno_codesTheCoreAnswers_linuxValuesAndNames(String name, int code) throws Exception {
-    assertThat(io.fluxdrm.rpc.Errno.class.getField(name).getInt(null)).isEqualTo(code);
-    assertThat(io.fluxdrm.rpc.Errno.name(code)).isEqualTo(name);
+  void errno_theSchedulersCodes_linuxValuesAndNames(String name, int code) throws Exception {
+    assertThat(Errno.class.getField(name).getInt(null)).isEqualTo(code);
+    assertThat(Errno.name(code)).isEqualTo(name);
   }
 }

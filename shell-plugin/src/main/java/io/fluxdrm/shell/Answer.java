@@ -1,8 +1,8 @@
 package io.fluxdrm.shell;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.protocol.ReallocAnswer;
 import io.fluxdrm.protocol.ReallocResponseType;
-import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.Objects;
 
@@ -27,25 +27,33 @@ public sealed interface Answer {
   }
 
   /**
-   * The answer as RFC 51 payload keys: {@code alloc_id}, {@code type}, {@code R_delta_add} and
-   * {@code R_delta_sub} when not empty, {@code note} when not empty.
+   * The answer as its RFC 51 payload record: {@code alloc_id}, {@code type}, {@code R_delta_add}
+   * and {@code R_delta_sub} when not empty, {@code note} when not empty.
    */
+  default ReallocAnswer toRecord() {
+    ResourceSet none = ResourceSet.empty();
+    return new ReallocAnswer(
+        allocId(),
+        type(),
+        this instanceof Success s ? s.added() : none,
+        this instanceof Success s ? s.removed() : none,
+        note().isEmpty() ? null : note());
+  }
+
+  /** The answer as RFC 51 payload keys ({@link #toRecord}). */
   default ObjectNode toJson() {
-    ObjectNode o = Json.object();
-    o.set("alloc_id", JobIds.json(allocId()));
-    o.put("type", type().code());
-    if (this instanceof Success s) {
-      if (!s.added().isEmpty()) {
-        o.set("R_delta_add", s.added().toJson());
-      }
-      if (!s.removed().isEmpty()) {
-        o.set("R_delta_sub", s.removed().toJson());
-      }
-    }
-    if (!note().isEmpty()) {
-      o.put("note", note());
-    }
-    return o;
+    return toRecord().toJson();
+  }
+
+  /** The answer a payload record carries (an absent note reads as empty). */
+  static Answer of(ReallocAnswer a) {
+    String note = a.note() == null ? "" : a.note();
+    return switch (a.type()) {
+      case SUCCESS -> new Success(a.allocId(), a.add(), a.sub(), note);
+      case DENY -> new Deny(a.allocId(), note);
+      case CANCEL -> new Cancel(a.allocId(), note);
+      case UNSUPPORTED -> new Unsupported(a.allocId(), note);
+    };
   }
 
   /**

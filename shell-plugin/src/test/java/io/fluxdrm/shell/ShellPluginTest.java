@@ -250,6 +250,27 @@ class ShellPluginTest {
     assertThat(f.plugin.pendingReallocs()).isZero();
   }
 
+  @Test
+  void disconnect_javaApiAndServiceReallocsPending_onlyTheSendersCanceled() {
+    ShellFixture f = new ShellFixture("0-1");
+    CompletableFuture<Answer> java = f.plugin.realloc(spec(4), null, null);
+    var other = f.as(ALICE);
+    f.call(other, "realloc", Json.object().set("spec_add", spec(4)));
+    f.call("realloc", Json.object().set("spec_add", spec(4)));
+    assertThat(f.plugin.pendingReallocs()).isEqualTo(3);
+    int otherJmTag = f.jm.pending.get(1).matchtag();
+    other.close();
+    f.settle();
+    assertThat(f.jm.cancels).hasSize(1);
+    assertThat(f.jm.cancels.get(0).get("matchtag").asInt()).isEqualTo(otherJmTag);
+    assertThat(f.plugin.pendingReallocs()).isEqualTo(2);
+    assertThat(java).isNotDone();
+    CompletableFuture<Boolean> notOurs = f.plugin.reallocCancel(new CompletableFuture<>());
+    f.settle();
+    assertThat(notOurs).isCompletedWithValue(false);
+    assertThat(f.jm.cancels).hasSize(1);
+  }
+
   @ParameterizedTest(name = "errnum {0}")
   @CsvSource({"1", "2", "22", "71"})
   void realloc_errorAnswer_errnumPassedOnNoChange(int errnum) {

@@ -14,7 +14,9 @@ import io.fluxdrm.pmix.InfoCodec;
 import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.protocol.JobAccess;
 import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.FluxHandle;
@@ -102,10 +104,9 @@ public final class PmixAllocator {
 
   private PmixAllocator(ShellPlugin plugin) {
     this.plugin = plugin;
-    String shell = ShellPlugin.serviceName(plugin.userid(), plugin.jobId());
-    String prefix = Integer.toUnsignedString(plugin.userid()) + "-shell-";
+    // a guest's own name, as the job shell names its service (D133, D110)
     this.serviceName =
-        Integer.toUnsignedString(plugin.userid()) + "-pmix-" + shell.substring(prefix.length());
+        Integer.toUnsignedString(plugin.userid()) + "-pmix-" + JobId.f58plain(plugin.jobId());
   }
 
   /**
@@ -323,25 +324,8 @@ public final class PmixAllocator {
   // ---- the RPC service --------------------------------------------------------------------------
 
   private void serve(ServiceRequest req) {
-    if (!req.mayActFor(plugin.userid())) {
-      throw new RpcException(
-          Errno.EPERM,
-          req.topic()
-              + ": user "
-              + Integer.toUnsignedString(req.credentials().userid())
-              + " may not act on job "
-              + Long.toUnsignedString(plugin.jobId())
-              + " (expected: user "
-              + Integer.toUnsignedString(plugin.userid())
-              + " or the instance owner)");
-    }
-    ObjectNode p;
-    try {
-      p = req.json();
-    } catch (RpcException e) {
-      throw new RpcException(Errno.EPROTO, req.topic() + ": /: " + e.getMessage());
-    }
-    ServiceRequest.requireOnlyKeys(req.topic(), p, KEYS);
+    ObjectNode p =
+        JobAccess.payload(req, plugin.userid(), Long.toUnsignedString(plugin.jobId()), KEYS);
     JsonNode d = p.get("directive");
     if (d == null || !d.isIntegralNumber() || !d.canConvertToInt() || d.asInt() < 0) {
       throw new RpcException(

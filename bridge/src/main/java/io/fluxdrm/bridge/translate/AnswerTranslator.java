@@ -8,6 +8,7 @@ import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.protocol.FluxPayloads;
 import io.fluxdrm.protocol.ProtocolException;
 import io.fluxdrm.protocol.ReallocResponseType;
+import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
 import java.util.ArrayList;
@@ -38,23 +39,6 @@ import java.util.OptionalDouble;
  */
 public final class AnswerTranslator {
   private AnswerTranslator() {}
-
-  // Linux errno values a sched.realloc error response may carry
-  static final int EPERM = 1;
-
-  static final int ENOENT = 2;
-  static final int ENOMEM = 12;
-  static final int EACCES = 13;
-  static final int EBUSY = 16;
-  static final int EEXIST = 17;
-  static final int EINVAL = 22;
-  static final int ENOSPC = 28;
-  static final int ENOSYS = 38;
-  static final int EPROTO = 71;
-  static final int EOVERFLOW = 75;
-  static final int ECONNREFUSED = 111;
-  static final int EHOSTUNREACH = 113;
-  static final int ETIMEDOUT = 110;
 
   /**
    * The PMIx answer to a {@code sched.realloc} response.
@@ -148,16 +132,16 @@ public final class AnswerTranslator {
    */
   public static PmixStatus statusOf(int errnum) {
     return switch (errnum) {
-      case ENOSYS -> PmixStatus.PMIX_ERR_NOT_SUPPORTED;
-      case EPERM, EACCES -> PmixStatus.PMIX_ERR_NO_PERMISSIONS;
-      case ENOENT -> PmixStatus.PMIX_ERR_NOT_FOUND;
-      case EINVAL, EPROTO -> PmixStatus.PMIX_ERR_BAD_PARAM;
-      case ENOMEM -> PmixStatus.PMIX_ERR_NOMEM;
-      case EBUSY -> PmixStatus.PMIX_ERR_RESOURCE_BUSY;
-      case EEXIST -> PmixStatus.PMIX_ERR_EXISTS;
-      case ENOSPC, EOVERFLOW -> PmixStatus.PMIX_ERR_OUT_OF_RESOURCE;
-      case ETIMEDOUT -> PmixStatus.PMIX_ERR_TIMEOUT;
-      case ECONNREFUSED, EHOSTUNREACH -> PmixStatus.PMIX_ERR_UNREACH;
+      case Errno.ENOSYS -> PmixStatus.PMIX_ERR_NOT_SUPPORTED;
+      case Errno.EPERM, Errno.EACCES -> PmixStatus.PMIX_ERR_NO_PERMISSIONS;
+      case Errno.ENOENT -> PmixStatus.PMIX_ERR_NOT_FOUND;
+      case Errno.EINVAL, Errno.EPROTO -> PmixStatus.PMIX_ERR_BAD_PARAM;
+      case Errno.ENOMEM -> PmixStatus.PMIX_ERR_NOMEM;
+      case Errno.EBUSY -> PmixStatus.PMIX_ERR_RESOURCE_BUSY;
+      case Errno.EEXIST -> PmixStatus.PMIX_ERR_EXISTS;
+      case Errno.ENOSPC, Errno.EOVERFLOW -> PmixStatus.PMIX_ERR_OUT_OF_RESOURCE;
+      case Errno.ETIMEDOUT -> PmixStatus.PMIX_ERR_TIMEOUT;
+      case Errno.ECONNREFUSED, Errno.EHOSTUNREACH -> PmixStatus.PMIX_ERR_UNREACH;
       default -> PmixStatus.PMIX_ERROR;
     };
   }

@@ -11,6 +11,7 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.InfoCodec;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.protocol.Rfc27Topics;
 import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
@@ -75,7 +76,7 @@ public final class Demo {
   /** How long any one answer or event may take before the story stops. */
   static final Duration STEP_TIMEOUT = Duration.ofSeconds(5);
 
-  private static final String FREE = "sched.free";
+  private static final String FREE = Rfc27Topics.FREE;
 
   /**
    * What the demo runs on.

@@ -78,7 +78,7 @@ public record Step(
     o.put("step", name);
     if (jobId != 0) {
       o.put("job", job());
-      o.put("id", new java.math.BigInteger(Long.toUnsignedString(jobId)));
+      o.set("id", JobId.json(jobId));
     }
     o.put("action", action);
     o.put("outcome", outcome);

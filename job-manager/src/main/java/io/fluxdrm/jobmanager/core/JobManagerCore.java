@@ -6,6 +6,7 @@ import io.fluxdrm.jobmanager.JobEvent;
 import io.fluxdrm.jobmanager.JobManagerException;
 import io.fluxdrm.jobmanager.core.Decision.Level;
 import io.fluxdrm.protocol.FluxPayloads;
+import io.fluxdrm.protocol.JobAccess;
 import io.fluxdrm.protocol.ProtocolException;
 import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.protocol.Rfc27Topics;
@@ -310,11 +311,13 @@ public final class JobManagerCore {
   }
 
   /**
-   * The job a shell's request acts on: ENOENT unknown or ended, EPERM not the caller's (D16).
+   * The job a shell's request acts on: ENOENT unknown or ended, EPERM not the caller's (D16, {@link
+   * JobAccess}).
    *
-   * @param mayAct whether the caller may act for the job's user (instance owner or same user)
+   * @param owner whether the caller is the instance owner
+   * @param callerUid the caller's uid
    */
-  public Job actingOn(String topic, long id, boolean owner, int callerUid, MayActFor mayAct) {
+  public Job actingOn(String topic, long id, boolean owner, int callerUid) {
     Job job = jobs.get(id);
     if (job == null || !job.running()) {
       throw new RpcException(
@@ -325,23 +328,12 @@ public final class JobManagerCore {
               + (job == null ? " unknown" : " holds no resources")
               + " (expected: a running job)");
     }
-    if (!owner && !mayAct.test(job.userid)) {
-      throw new RpcException(
-          Errno.EPERM,
-          topic
-              + ": user "
-              + Integer.toUnsignedString(callerUid)
-              + " may not act on job "
-              + Long.toUnsignedString(id)
-              + " (expected: its owner or the instance owner)");
+    long caller = Integer.toUnsignedLong(callerUid);
+    if (!JobAccess.mayAct(owner, caller, Integer.toUnsignedLong(job.userid))) {
+      throw JobAccess.refused(
+          topic, caller, Long.toUnsignedString(id), "its owner or the instance owner");
     }
     return job;
-  }
-
-  /** Whether a caller may act for a user id (RFC 6 credentials: owner or same user). */
-  @FunctionalInterface
-  public interface MayActFor {
-    boolean test(int userid);
   }
 
   /** RFC 27's annotation merge (see {@link AllocRules}): null deletes, empty objects go. */

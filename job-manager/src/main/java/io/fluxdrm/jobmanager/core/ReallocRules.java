@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.jobmanager.JobEvent;
 import io.fluxdrm.jobmanager.JobManagerException;
 import io.fluxdrm.jobmanager.core.Decision.Level;
+import io.fluxdrm.protocol.JobR;
 import io.fluxdrm.protocol.ProtocolException;
+import io.fluxdrm.protocol.ReallocAnswer;
 import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.protocol.Rfc51Topics;
 import io.fluxdrm.rpc.Errno;
@@ -27,8 +29,11 @@ final class ReallocRules {
       // RFC 51: a scheduler without sched.realloc (RFC 27 only) is UNSUPPORTED, not an error
       core.log(Level.INFO, "realloc " + job10 + ": scheduler has no sched.realloc: UNSUPPORTED");
       ObjectNode a =
-          Json.object().put("alloc_id", 0).put("type", ReallocResponseType.UNSUPPORTED.code());
-      a.put("note", "scheduler does not implement sched.realloc (RFC 27 only)");
+          ReallocAnswer.of(
+                  0,
+                  ReallocResponseType.UNSUPPORTED,
+                  "scheduler does not implement sched.realloc (RFC 27 only)")
+              .toJson();
       respond(core, core.jobOrNull(f.jobId()), a);
     } else {
       core.log(Level.INFO, "realloc " + job10 + ": " + Errno.name(f.errnum()) + " " + f.message());
@@ -160,8 +165,6 @@ final class ReallocRules {
             + released.summary()
             + " -> "
             + job.r.summary());
-    ObjectNode a = Json.object();
-    a.set("R", job.r.toJson());
-    core.emit(new Decision.Respond(a));
+    core.emit(new Decision.Respond(new JobR(job.r).toJson()));
   }
 }

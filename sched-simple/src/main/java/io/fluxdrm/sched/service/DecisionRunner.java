@@ -204,11 +204,11 @@ final class DecisionRunner {
 
   private void rejected(Decision.Rejected x, SchedEvent e, ServiceRequest req, Runnable unclaim) {
     String job = x.jobId() == 0 ? "" : " " + JobId.f58(x.jobId());
-    LOG.warn("{}{}: {} {}", topicOf(x.request()), job, Errno.name(x.errno()), x.message());
+    LOG.warn("{}{}: {} {}", topicOf(x.request()), job, Errno.name(x.errnum()), x.message());
     if (req != null && x.request() == e) {
       unclaim.run();
       if (answered(e)) {
-        req.fail(x.errno(), x.message());
+        req.fail(x.errnum(), x.message());
       }
     }
   }

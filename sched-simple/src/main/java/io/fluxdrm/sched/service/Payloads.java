@@ -2,7 +2,9 @@ package io.fluxdrm.sched.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.protocol.ReallocAnswer;
 import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rset.IdSet;
@@ -122,21 +124,16 @@ final class Payloads {
     return o;
   }
 
-  /** The {@code sched.realloc} response (seed 004). */
+  /** The {@code sched.realloc} response (seed 004), as its payload record writes it. */
   static ObjectNode realloc(Decision.ReallocResponse d) {
-    ObjectNode o = Json.object();
-    putU64(o, "alloc_id", d.allocId());
-    o.put("type", d.type().code());
-    if (d.rDeltaAdd() != null) {
-      o.set("R_delta_add", d.rDeltaAdd().toJson());
-    }
-    if (d.rDeltaSub() != null) {
-      o.set("R_delta_sub", d.rDeltaSub().toJson());
-    }
-    if (d.note() != null) {
-      o.put("note", d.note());
-    }
-    return o;
+    ResourceSet none = ResourceSet.empty();
+    return new ReallocAnswer(
+            d.allocId(),
+            d.type(),
+            d.rDeltaAdd() == null ? none : d.rDeltaAdd(),
+            d.rDeltaSub() == null ? none : d.rDeltaSub(),
+            d.note())
+        .toJson();
   }
 
   /** {@code sched.resource-status}: all, allocated and down R. */
@@ -148,12 +145,8 @@ final class Payloads {
     return o;
   }
 
-  /** Puts an unsigned 64-bit value as a JSON integer. */
+  /** Puts an unsigned 64-bit value as a JSON integer (D11, {@link JobId#json}). */
   static void putU64(ObjectNode o, String key, long v) {
-    if (v >= 0) {
-      o.put(key, v);
-    } else {
-      o.put(key, new java.math.BigInteger(Long.toUnsignedString(v)));
-    }
+    o.set(key, JobId.json(v));
   }
 }
