@@ -17,10 +17,8 @@ import io.fluxdrm.rpc.zmtp.SocketType;
 import io.fluxdrm.rpc.zmtp.ZmtpException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +28,11 @@ import org.slf4j.LoggerFactory;
 /**
  * One ZMTP 3.1 connection over a TCP socket, driven by the reactor: completes a non-blocking
  * connect, exchanges greetings, runs the mechanism's handshake, checks the peer's socket type, then
- * delivers whole multipart messages and writes them. Like {@link FramedChannel} it reads at most a
- * budget per readiness (one busy peer cannot starve the others) and closes the connection when its
- * write queue passes a limit (the peer stopped reading). Heartbeats: a PING every interval to any
- * peer, whatever minor version it announces (as libzmq does; JeroMQ 0.6.0 announces 3.0 and answers
+ * delivers whole multipart messages and writes them: the ZMTP codec on the shared {@link
+ * StreamConnection}, as {@link FramedChannel} is the local framing's (a read budget per readiness,
+ * so one busy peer cannot starve the others; one write queue); it closes the connection when that
+ * queue passes a limit (the peer stopped reading). Heartbeats: a PING every interval to any peer,
+ * whatever minor version it announces (as libzmq does; JeroMQ 0.6.0 announces 3.0 and answers
  * PINGs), the connection closed after a timeout with no traffic, PINGs answered with PONGs, and the
  * time to live of the peer's PINGs honoured.
  *
@@ -121,34 +120,26 @@ public final class ZmtpConnection {
   /** The least rate, bytes per second, at which a large frame must arrive beyond the floor. */
   public static final long MIN_RATE = 1024 * 1024;
 
-  private static final int READ_BUDGET = 256 * 1024;
-  private static final int GATHER = 64;
-
   /** Room for a mechanism's envelope around the largest message part (CURVE's MESSAGE). */
   private static final int ENVELOPE = 64;
 
   private final Reactor reactor;
-  private final SocketChannel channel;
+  private final StreamConnection conn;
   private final Mechanism mechanism;
   private final boolean plain;
   private final SocketType type;
   private final Settings settings;
   private final String name;
   private final FrameDecoder decoder;
-  private final ByteBuffer readBuf = ByteBuffer.allocateDirect(64 * 1024);
   private final byte[] greeting = new byte[Greeting.SIZE];
-  private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>();
   private final List<byte[]> parts = new ArrayList<>();
   private Listener listener;
-  private SelectionKey key;
   private int greetingHave;
   private Greeting peerGreeting;
   private boolean ready;
   private boolean closed;
   private boolean reported;
   private boolean refusing;
-  private boolean closeWhenFlushed;
-  private long queued;
   private long partsSize;
   private long lastHeard;
   private long lastPing;
@@ -170,7 +161,7 @@ public final class ZmtpConnection {
       Settings settings,
       String name) {
     this.reactor = reactor;
-    this.channel = channel;
+    this.conn = new StreamConnection(reactor, channel, name);
     this.mechanism = mechanism;
     this.plain = mechanism instanceof NullMechanism;
     this.type = type;
@@ -220,11 +211,58 @@ public final class ZmtpConnection {
   /** Starts driving the channel (on the loop); a pending connect is completed first. */
   public void start(Listener l) {
     this.listener = l;
-    if (channel.isConnectionPending()) {
-      key = reactor.register(channel, SelectionKey.OP_CONNECT, k -> ready());
-    } else {
-      key = reactor.register(channel, SelectionKey.OP_READ, k -> ready());
+    conn.start(new Codec());
+  }
+
+  /** ZMTP on the shared connection. */
+  private final class Codec implements StreamConnection.Handler {
+    @Override
+    public void onConnected() {
       connected();
+    }
+
+    @Override
+    public void onBytes(ByteBuffer in) {
+      lastHeard = reactor.nanoTime();
+      try {
+        consume(in);
+      } catch (ZmtpException e) {
+        fail(e.getMessage(), true);
+      }
+    }
+
+    @Override
+    public void afterRead() {
+      watchFrame();
+    }
+
+    @Override
+    public void onEof() {
+      String why =
+          !ready
+              ? "closed by peer during the "
+                  + (peerGreeting == null
+                      ? "greeting (" + greetingHave + " of 64 bytes)"
+                      : "handshake")
+              : decoder.midFrame() || !parts.isEmpty()
+                  ? "closed by peer in the middle of a message"
+                  : "closed by peer";
+      fail(why, !ready || decoder.midFrame() || !parts.isEmpty());
+    }
+
+    @Override
+    public void onIoError(StreamConnection.Phase phase, IOException e) {
+      switch (phase) {
+        case CONNECT -> fail("connect: " + text(e), false);
+        case READ -> fail(text(e), false);
+        case WRITE -> failLater(text(e));
+        default -> throw new IllegalStateException();
+      }
+    }
+
+    @Override
+    public void onFlushed() {
+      close();
     }
   }
 
@@ -282,68 +320,6 @@ public final class ZmtpConnection {
               });
     }
     writeRaw(Greeting.encode(mechanism.name(), mechanism.asServer()));
-  }
-
-  private void ready() {
-    if (closed || !key.isValid()) {
-      return;
-    }
-    if (key.isConnectable()) {
-      try {
-        if (!channel.finishConnect()) {
-          return;
-        }
-      } catch (IOException e) {
-        fail("connect: " + text(e), false);
-        return;
-      }
-      key.interestOps(SelectionKey.OP_READ);
-      connected();
-      return;
-    }
-    if (key.isWritable()) {
-      flush();
-    }
-    if (!closed && !refusing && key.isValid() && key.isReadable()) {
-      read();
-    }
-  }
-
-  private void read() {
-    int total = 0;
-    try {
-      while (total < READ_BUDGET && !closed) {
-        readBuf.clear();
-        int n = channel.read(readBuf);
-        if (n < 0) {
-          String why =
-              !ready
-                  ? "closed by peer during the "
-                      + (peerGreeting == null
-                          ? "greeting (" + greetingHave + " of 64 bytes)"
-                          : "handshake")
-                  : decoder.midFrame() || !parts.isEmpty()
-                      ? "closed by peer in the middle of a message"
-                      : "closed by peer";
-          fail(why, !ready || decoder.midFrame() || !parts.isEmpty());
-          return;
-        }
-        if (n == 0) {
-          break;
-        }
-        total += n;
-        lastHeard = reactor.nanoTime();
-        readBuf.flip();
-        consume(readBuf);
-      }
-      if (!closed) {
-        watchFrame();
-      }
-    } catch (ZmtpException e) {
-      fail(e.getMessage(), true);
-    } catch (IOException e) {
-      fail(text(e), false);
-    }
   }
 
   /**
@@ -479,6 +455,7 @@ public final class ZmtpConnection {
   /** Reports a refused peer, reads nothing more and closes once the queued ERROR is written. */
   private void refuse(String reason) {
     refusing = true;
+    conn.stopReading();
     reported = true;
     closeWhenFlushed();
     listener.onClosed(this, reason, true);
@@ -604,6 +581,7 @@ public final class ZmtpConnection {
       }
       bytes = FrameEncoder.encode(frames);
     }
+    long queued = conn.queuedBytes();
     if (queued + bytes.length > settings.maxQueuedBytes()) {
       // deferred: the caller may be iterating over the peers this report changes
       failLater(
@@ -619,63 +597,19 @@ public final class ZmtpConnection {
 
   /** Returns how many bytes wait to be written. */
   public long queuedBytes() {
-    return queued;
+    return conn.queuedBytes();
   }
 
   private void writeRaw(byte[] bytes) {
     if (closed) {
       return;
     }
-    out.add(ByteBuffer.wrap(bytes));
-    queued += bytes.length;
-    if (out.size() == 1 && !channel.isConnectionPending()) {
-      flush();
-    }
-  }
-
-  private void flush() {
-    try {
-      if (out.size() == 1) {
-        ByteBuffer b = out.peek();
-        queued -= channel.write(b);
-        if (!b.hasRemaining()) {
-          out.poll();
-        }
-      } else {
-        while (!out.isEmpty()) {
-          ByteBuffer[] batch = out.stream().limit(GATHER).toArray(ByteBuffer[]::new);
-          long n = channel.write(batch);
-          queued -= n;
-          while (!out.isEmpty() && !out.peek().hasRemaining()) {
-            out.poll();
-          }
-          if (n == 0 || batch[batch.length - 1].hasRemaining()) {
-            break;
-          }
-        }
-      }
-    } catch (IOException e) {
-      failLater(text(e));
-      return;
-    }
-    if (out.isEmpty() && closeWhenFlushed) {
-      close();
-      return;
-    }
-    if (key != null && key.isValid() && (key.interestOps() & SelectionKey.OP_CONNECT) == 0) {
-      int ops = (refusing ? 0 : SelectionKey.OP_READ) | (out.isEmpty() ? 0 : SelectionKey.OP_WRITE);
-      if (key.interestOps() != ops) {
-        key.interestOps(ops);
-      }
-    }
+    conn.write(bytes);
   }
 
   /** Closes once everything queued is written (at once when nothing is). */
   public void closeWhenFlushed() {
-    closeWhenFlushed = true;
-    if (out.isEmpty()) {
-      close();
-    }
+    conn.closeWhenFlushed();
   }
 
   private void failLater(String reason) {
@@ -704,8 +638,6 @@ public final class ZmtpConnection {
       return;
     }
     closed = true;
-    out.clear();
-    queued = 0;
     if (handshakeTimer != null) {
       handshakeTimer.cancel();
     }
@@ -720,14 +652,7 @@ public final class ZmtpConnection {
     // RFC 26: short-term keys serve one connection; whether the handshake finished, failed
     // part-way or never began, none of its secrets outlives the connection (issue 12, finding 13)
     mechanism.wipe();
-    if (key != null) {
-      key.cancel();
-    }
-    try {
-      channel.close();
-    } catch (IOException e) {
-      LOG.debug("{}: close: {}", name, e.getMessage());
-    }
+    conn.close();
   }
 
   private static String text(IOException e) {
