@@ -45,7 +45,10 @@ final class StreamConnection {
     /** One readiness's reads are done and the connection is still open. */
     void afterRead();
 
-    /** The peer closed its end. */
+    /**
+     * The peer closed its end. The codec closes the connection (or the channel stays readable and
+     * this is told again at the next readiness).
+     */
     void onEof();
 
     /**

@@ -38,8 +38,8 @@ class StreamConnectionTest {
   private Socket peer;
   private StreamConnection conn;
 
-  /** A handler recording what the connection tells. */
-  private static final class Recording implements StreamConnection.Handler {
+  /** A handler recording what the connection tells; it closes on end of stream, as codecs do. */
+  private final class Recording implements StreamConnection.Handler {
     final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     final AtomicInteger reads = new AtomicInteger();
     final AtomicInteger eofs = new AtomicInteger();
@@ -74,6 +74,7 @@ class StreamConnectionTest {
     public void onEof() {
       eofs.incrementAndGet();
       eof.complete(null);
+      conn.close();
     }
 
     @Override
@@ -134,7 +135,7 @@ class StreamConnectionTest {
     CompletableFuture<byte[]> got = new CompletableFuture<>();
     reactor.execute(() -> got.complete(r.bytes.toByteArray()));
     assertThat(got.get(30, TimeUnit.SECONDS)).isEqualTo(data);
-    assertThat(r.eofs.get()).isEqualTo(1);
+    assertThat(r.eofs.get()).as("no read after the codec closed").isEqualTo(1);
     assertThat(r.reads.get()).isPositive();
   }
 
