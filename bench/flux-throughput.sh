@@ -11,7 +11,8 @@
 #
 # usage: bench/flux-throughput.sh [-n NODES] [-c CORES] [-j JOBS] [-r RUNS] [-d DURATION]
 #   defaults: 64 nodes x 4 cores, 2000 jobs, 3 runs, run_duration 0.01s
-# env: FLUX_PREFIX (default /opt/flux, where ../shared/tools/build-flux-peer installs flux-core);
+# env: THREADS=1 also prints each broker thread's CPU per job (on stderr, "# NAME broker threads");
+#      FLUX_PREFIX (default /opt/flux, where ../shared/tools/build-flux-peer installs flux-core);
 #      FLUXDRM_JAVA_OPTS (the launcher's JVM flags; see bin/fluxdrm)
 # needs: cli/target/fluxdrm.jar (mvn -B -q -pl cli -am package -DskipTests)
 set -euo pipefail
@@ -49,6 +50,12 @@ flux module reload resource monitor-force-up noverify
 # the broker thread that reads and writes local-connector clients such as fluxdrm (a module of the
 # broker; sched-simple, an exec'd module, talks to the broker over its own channel instead)
 cltid=$(grep -lx 'connector-local' /proc/$bpid/task/*/comm | head -n1 | xargs dirname | xargs basename)
+threads() {   # "COMM TICKS" for every broker thread
+  local t
+  for t in /proc/$bpid/task/*; do
+    printf '%s %s\n' "$(cat "$t/comm")" "$(ticks "$t/stat")"
+  done
+}
 measure() {   # measure NAME CPU-STAT-FILE
   local name=$1 stat=$2 b0 b1 s0 s1 c0 c1 t0 t1 l
   # the previous phase's inactive jobs leave the job manager and the KVS's job directory first
@@ -56,17 +63,25 @@ measure() {   # measure NAME CPU-STAT-FILE
   flux queue stop --quiet 2>/dev/null || flux queue stop
   flux submit --cc=1-"$jobs" --quiet -n1 --setattr=system.exec.test.run_duration="$duration" true
   s0=$(ticks "$stat"); b0=$(ticks /proc/$bpid/stat); c0=$(ticks /proc/$bpid/task/$cltid/stat)
+  threads > "$work/threads.0"
   t0=$(date +%s.%N)
   flux queue start --quiet 2>/dev/null || flux queue start
   flux queue drain
   t1=$(date +%s.%N)
   s1=$(ticks "$stat"); b1=$(ticks /proc/$bpid/stat); c1=$(ticks /proc/$bpid/task/$cltid/stat)
+  threads > "$work/threads.1"
   l=$(cut -d' ' -f1 /proc/loadavg)
   awk -v n="$name" -v j="$jobs" -v t0="$t0" -v t1="$t1" -v s="$((s1 - s0))" -v b="$((b1 - b0))" \
       -v c="$((c1 - c0))" -v hz="$hz" -v l="$l" 'BEGIN {
     e = t1 - t0;
     printf "%s jobs=%d seconds=%.3f jobs_per_s=%.1f sched_cpu_ms_per_job=%.3f broker_cpu_ms_per_job=%.3f connector_local_ms_per_job=%.3f load1=%s\n",
       n, j, e, j / e, 1000 * s / hz / j, 1000 * b / hz / j, 1000 * c / hz / j, l }'
+  if [ "${THREADS:-0}" = 1 ]; then
+    awk -v n="$name" -v j="$jobs" -v hz="$hz" 'NR == FNR { a[$1] += $2; next } { b[$1] += $2 }
+      END { printf "# %s broker threads, CPU ms per job:", n;
+            for (k in b) if (b[k] - a[k] > 0) printf " %s=%.3f", k, 1000 * (b[k] - a[k]) / hz / j;
+            printf "\n" }' "$work/threads.0" "$work/threads.1" >&2
+  fi
 }
 sched_simple() {
   flux module load sched-simple queue-depth=unlimited
@@ -94,7 +109,7 @@ chmod +x "$work/inner.sh"
 
 for i in $(seq 1 "$runs"); do
   order=$([ $((i % 2)) = 1 ] && echo a || echo b)
-  "$flux" start --test-size=1 "$work/inner.sh" "$order" "$nodes" "$cores" "$jobs" "$duration" "$here" "$work" |
+  THREADS=${THREADS:-0} "$flux" start --test-size=1 "$work/inner.sh" "$order" "$nodes" "$cores" "$jobs" "$duration" "$here" "$work" |
     sed "s/^/run=$i /" | tee -a "$work/results"
 done
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
