@@ -122,6 +122,8 @@ class FluxSchedLiveIT {
       f.waitEvent(big, "start");
       String p1 = f.submit("-N1", FluxLive.QUICK, "true");
       String p2 = f.submit("-n1", FluxLive.QUICK, "true");
+      f.waitEvent(p1, "priority");
+      f.waitEvent(p2, "priority");
       assertThat(f.jobs("sched")).containsExactlyInAnyOrder(p1, p2);
       f.assertViewsAgree();
       f.peer.ok("cancel", p1, p2);
