@@ -41,10 +41,11 @@ public final class DvmWire {
   public static final long UINT32_MAX = 0xFFFF_FFFFL;
 
   /**
-   * The key of the info a DVM adds to an error answer to say what was wrong ({@code PMIX_STRING});
-   * not a PMIx key, so a PMIx client ignores it.
+   * The key of the info a DVM adds to an error answer to say what was wrong ({@code PMIX_STRING}),
+   * the core's {@link io.fluxdrm.dvm.core.DvmKeys#REASON} (decision D358); not a PMIx key, so a
+   * PMIx client ignores it.
    */
-  public static final String ERROR_KEY = "fluxdrm.dvm.error";
+  public static final String ERROR_KEY = io.fluxdrm.dvm.core.DvmKeys.REASON;
 
   /** Info arrays whose entries do not decode: answered {@code PMIX_ERR_BAD_PARAM}. */
   public static final class BadInfos extends RuntimeException {
