@@ -203,6 +203,8 @@ public final class DvmCore {
       onClientGone(e.proc());
     } else if (event instanceof DvmEvent.FileRead e) {
       onFileRead(e);
+    } else if (event instanceof DvmEvent.SchedulerEvent e) {
+      onSchedulerEvent(e);
     }
     return out;
   }
@@ -1321,6 +1323,35 @@ public final class DvmCore {
     }
     // seed 001: the scheduler's answer goes back to the requester as it is
     answer(c.requestId(), answer.status(), answer.infos());
+  }
+
+  /**
+   * A timeout warning from the scheduler is relayed to the allocation's requester only, with
+   * ALLOC_ID, REQ_ID (if any) and TIME_REMAINING; it changes nothing (spec/pmix/03 §8.6, B23).
+   */
+  private void onSchedulerEvent(DvmEvent.SchedulerEvent e) {
+    if (scheduler == null || e.code() != PmixStatus.PMIX_ALLOC_TIMEOUT_WARNING.code()) {
+      return;
+    }
+    SessionRec s = null;
+    Info remaining = null;
+    for (Info i : e.infos()) {
+      if (i.key().equals(PmixKey.PMIX_ALLOC_ID)) {
+        s = byAllocId.get(i.stringValue());
+      } else if (i.key().equals(PmixKey.PMIX_TIME_REMAINING)) {
+        remaining = i;
+      }
+    }
+    if (s == null || s.requestor == null) {
+      return;
+    }
+    List<Info> infos = new ArrayList<>();
+    infos.add(Info.of(PmixKey.PMIX_ALLOC_ID, s.allocId));
+    s.reqId.ifPresent(q -> infos.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
+    if (remaining != null) {
+      infos.add(remaining);
+    }
+    notify(e.code(), infos, s.requestor);
   }
 
   // ---------------------------------------------------------------- allocation requests

@@ -198,6 +198,18 @@ public sealed interface DvmEvent {
   }
 
   /**
+   * The attached scheduler raised event {@code code} toward the DVM ({@code
+   * PMIX_ALLOC_TIMEOUT_WARNING} with {@code PMIX_ALLOC_ID} and {@code PMIX_TIME_REMAINING}): the
+   * DVM relays it to the allocation's recorded requester only (spec/pmix/03 §8.6).
+   */
+  record SchedulerEvent(int code, List<Info> infos) implements DvmEvent {
+    /** Copies. */
+    public SchedulerEvent {
+      infos = List.copyOf(infos);
+    }
+  }
+
+  /**
    * The client {@code proc} is gone (tool finalized or disconnected, {@code
    * PMIX_CAP_TOOL_FINALIZED} in PRRTE): its registrations end; reservations it owns follow their
    * inheritance (seed 002).
