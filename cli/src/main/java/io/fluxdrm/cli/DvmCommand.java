@@ -89,6 +89,12 @@ final class DvmCommand implements Callable<Integer> {
               + " second-phase event PMIX_DVM_IS_READY or PMIX_ERR_DVM_MOD (seed 003)")
   boolean elastic;
 
+  @Option(
+      names = "--check-invariants",
+      hidden = true,
+      description = "Check issue 13's invariants after every event (tests); log violations")
+  boolean checkInvariants;
+
   @Override
   public Integer call() throws InterruptedException {
     List<DvmConfig.NodeSpec> nodes = nodes();
@@ -134,9 +140,12 @@ final class DvmCommand implements Callable<Integer> {
         listener = l;
         where = l.endpoint();
       }
+      DvmService.Builder b = DvmService.builder(config, reactor);
+      if (checkInvariants) {
+        b.checkedEveryStep();
+      }
       dvm =
-          DvmService.builder(config, reactor)
-              .mode(simulated ? DvmService.Mode.SIMULATED : DvmService.Mode.REAL)
+          b.mode(simulated ? DvmService.Mode.SIMULATED : DvmService.Mode.REAL)
               .daemons(
                   DaemonPolicy.immediate()
                       .withLatency(

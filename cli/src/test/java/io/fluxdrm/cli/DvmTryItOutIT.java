@@ -47,7 +47,17 @@ class DvmTryItOutIT {
   @BeforeEach
   void startDvm() throws Exception {
     host = DvmCommand.shortHostname();
-    dvm = fluxdrm("dvm", "dvm", "--hosts", host, "--slots", "4", "--listen", "unix:" + hub());
+    dvm =
+        fluxdrm(
+            "dvm",
+            "dvm",
+            "--hosts",
+            host,
+            "--slots",
+            "4",
+            "--listen",
+            "unix:" + hub(),
+            "--check-invariants");
     Path out = dir.resolve("dvm.out");
     long deadline = System.nanoTime() + SLOW.toNanos();
     while (!Files.readString(out).contains("listening on")) {
@@ -66,6 +76,8 @@ class DvmTryItOutIT {
     for (ProcessHandle c : children) {
       c.onExit().get(SLOW.toSeconds(), TimeUnit.SECONDS);
     }
+    // issue 13's invariants held after every event the DVM handled (--check-invariants)
+    assertThat(stderrOf("dvm")).doesNotContain("invariant broken");
   }
 
   private Path hub() {

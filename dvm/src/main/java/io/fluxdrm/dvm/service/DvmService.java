@@ -4,6 +4,7 @@ import io.fluxdrm.dvm.core.DvmConfig;
 import io.fluxdrm.dvm.core.DvmCore;
 import io.fluxdrm.dvm.core.DvmDecision;
 import io.fluxdrm.dvm.core.DvmEvent;
+import io.fluxdrm.dvm.core.DvmInvariants;
 import io.fluxdrm.dvm.core.DvmView;
 import io.fluxdrm.dvm.exec.DaemonPolicy;
 import io.fluxdrm.dvm.exec.ExecListener;
@@ -74,6 +75,9 @@ public final class DvmService implements DvmConnector, AutoCloseable {
   private final Map<String, Long> jobSession = new HashMap<>();
   private final Set<Long> reclaimed = new HashSet<>();
   private final Map<String, Long> launchedAt = new HashMap<>();
+  private final DvmInvariants ledger;
+  private final boolean everyStep;
+  private long broken;
   private SchedulerUpcalls scheduler;
   private Port schedulerPort;
   private long nextRequest = 1;
@@ -87,9 +91,13 @@ public final class DvmService implements DvmConnector, AutoCloseable {
       EventLoop loop,
       Mode mode,
       DaemonPolicy daemons,
-      Predicate<ProcSpec> launchFails) {
+      Predicate<ProcSpec> launchFails,
+      boolean checked,
+      boolean everyStep) {
     this.loop = loop;
+    this.everyStep = everyStep;
     this.core = DvmCore.of(config);
+    this.ledger = checked ? new DvmInvariants() : null;
     ExecListener l = new Reports();
     this.exec =
         mode == Mode.REAL
@@ -115,6 +123,8 @@ public final class DvmService implements DvmConnector, AutoCloseable {
     private Mode mode = Mode.SIMULATED;
     private DaemonPolicy daemons = DaemonPolicy.immediate();
     private Predicate<ProcSpec> launchFails = p -> false;
+    private boolean checked;
+    private boolean everyStep;
 
     private Builder(DvmConfig config, EventLoop loop) {
       this.config = config;
@@ -140,12 +150,32 @@ public final class DvmService implements DvmConnector, AutoCloseable {
     }
 
     /**
+     * Keeps the core's ledger of requests and answers ({@link DvmInvariants}) for {@link
+     * #checkInvariants}: for tests; it grows with every request.
+     */
+    public Builder checked() {
+      this.checked = true;
+      return this;
+    }
+
+    /**
+     * As {@link #checked()}, and checks the invariants after every input the core handles, logging
+     * each violation at ERROR ({@code invariant broken after ...}) and counting it ({@link
+     * #invariantViolations}): for process-level tests of {@code fluxdrm dvm}.
+     */
+    public Builder checkedEveryStep() {
+      this.checked = true;
+      this.everyStep = true;
+      return this;
+    }
+
+    /**
      * Builds the service and starts it on its loop (the daemons of the initial nodes).
      *
      * @return the service
      */
     public DvmService start() {
-      DvmService s = new DvmService(config, loop, mode, daemons, launchFails);
+      DvmService s = new DvmService(config, loop, mode, daemons, launchFails, checked, everyStep);
       loop.execute(s::boot);
       return s;
     }
@@ -210,10 +240,29 @@ public final class DvmService implements DvmConnector, AutoCloseable {
     if (closed) {
       return;
     }
+    if (ledger != null && e instanceof DvmEvent.Request r) {
+      ledger.requested(r.requestId());
+    }
     execute(core.handle(e));
+    if (everyStep) {
+      try {
+        checkInvariants();
+      } catch (AssertionError a) {
+        broken++;
+        LOG.error("invariant broken after {}: {}", e.getClass().getSimpleName(), a.getMessage());
+      }
+    }
+  }
+
+  /** How many checks of {@link Builder#checkedEveryStep()} failed; on the loop only. */
+  public long invariantViolations() {
+    return broken;
   }
 
   private void execute(List<DvmDecision> decisions) {
+    if (ledger != null) {
+      ledger.decided(decisions);
+    }
     for (DvmDecision d : decisions) {
       execute(d);
     }

@@ -45,7 +45,7 @@ class DvmServiceTest {
     for (int i = 0; i < 4; i++) {
       nodes.add(new DvmConfig.NodeSpec("node" + i, 2));
     }
-    dvm = DvmService.builder(DvmConfig.of(nodes, "dvm", 1000), loop).start();
+    dvm = DvmService.builder(DvmConfig.of(nodes, "dvm", 1000), loop).checked().start();
     loop.runPending();
     tool = done(dvm.connect(TOOL, "node0"));
     invariants.register("service", dvm::checkInvariants);

@@ -44,7 +44,7 @@ class DvmHubServiceTest {
     for (int i = 0; i < 4; i++) {
       nodes.add(new DvmConfig.NodeSpec("node" + i, 2));
     }
-    dvm = DvmService.builder(DvmConfig.of(nodes, "dvm", 1000), loop).start();
+    dvm = DvmService.builder(DvmConfig.of(nodes, "dvm", 1000), loop).checked().start();
     front = new DvmHubService(dvm, "node0", hub.attach(Credentials.owner(1000)));
     CompletableFuture<Void> f = front.start();
     loop.runPending();
