@@ -1205,6 +1205,7 @@ public final class DvmCore {
 
   private void onDaemonGone(String host, boolean failed, String reason) {
     NodeRec n = leaving.remove(host);
+    boolean wasLeaving = n != null;
     if (n == null) {
       n = nodes.get(host);
       if (n == null || n.daemon == DaemonState.NONE || n.daemon == DaemonState.FAILED) {
@@ -1224,7 +1225,8 @@ public final class DvmCore {
         onProcExited(new DvmEvent.ProcExited(j.nspace, rank, 0, Signal.KILL.number()));
       }
     }
-    progressCampaigns(host, failed ? reason : null);
+    // seed 003 guarantee 6: a departing daemon's crash counts as its departure
+    progressCampaigns(host, failed && !wasLeaving ? reason : null);
     for (JobRec j : new ArrayList<>(jobs.values())) {
       if (j.state == JobState.WAITING_FOR_DAEMONS && j.session.nodes.contains(n)) {
         tryLaunch(j);
