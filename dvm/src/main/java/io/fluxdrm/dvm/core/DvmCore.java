@@ -71,6 +71,22 @@ public final class DvmCore {
   private final Map<Long, Timer> timers = new HashMap<>();
   private final LinkedHashMap<Long, Registration> registrations = new LinkedHashMap<>();
   private final List<Campaign> campaigns = new ArrayList<>();
+
+  /** Live jobs by the namespace that spawned them (kept until each retires). */
+  private final Map<String, LinkedHashSet<JobRec>> childrenOf = new HashMap<>();
+
+  /** Sessions by owner namespace. */
+  private final Map<String, LinkedHashSet<SessionRec>> ownedBy = new HashMap<>();
+
+  /** Sessions whose owner is gone, waiting for its descendants (CHILD, CHILD_DEFAULT). */
+  private final LinkedHashSet<SessionRec> subtreeWaiting = new LinkedHashSet<>();
+
+  /** How many live jobs descend from each namespace (spawned by it or its descendants). */
+  private final Map<String, Integer> liveDescendants = new HashMap<>();
+
+  /** Jobs waiting for daemons. */
+  private final LinkedHashSet<JobRec> waitingJobs = new LinkedHashSet<>();
+
   private Client scheduler;
   private boolean started;
   private long nextCall = 1;
@@ -194,6 +210,9 @@ public final class DvmCore {
     } else if (event instanceof DvmEvent.TimerFired e) {
       onTimer(e.timerId());
     } else if (event instanceof DvmEvent.SchedulerAttached e) {
+      if (scheduler != null && !scheduler.proc().equals(e.scheduler().proc())) {
+        onSchedulerDetached(); // another scheduler: the first one's calls will not be answered
+      }
       scheduler = e.scheduler();
     } else if (event instanceof DvmEvent.SchedulerDetached) {
       onSchedulerDetached();
@@ -708,6 +727,9 @@ public final class DvmCore {
   private void register(SessionRec s) {
     sessions.put(s.id, s);
     byAllocId.put(s.allocId, s);
+    if (s.owner != null) {
+      ownedBy.computeIfAbsent(s.owner, k -> new LinkedHashSet<>()).add(s);
+    }
   }
 
   private static List<String> hosts(SessionRec s) {
@@ -732,6 +754,17 @@ public final class DvmCore {
     j.state = JobState.WAITING_FOR_DAEMONS;
     jobs.put(ns, j);
     s.jobs.add(j);
+    waitingJobs.add(j);
+    if (parent != null) {
+      childrenOf.computeIfAbsent(parent, k -> new LinkedHashSet<>()).add(j);
+      JobRec pj = jobs.get(parent);
+      List<String> chain = new ArrayList<>(pj == null ? List.of() : pj.ancestors);
+      chain.add(parent);
+      j.ancestors = chain;
+      for (String a : chain) {
+        liveDescendants.merge(a, 1, Integer::sum);
+      }
+    }
     if (s.has(SessionFlag.PAUSED)) {
       j.stopped = true;
     }
@@ -821,6 +854,7 @@ public final class DvmCore {
       j.live.put(p.rank(), n);
     }
     j.state = JobState.LAUNCHING;
+    waitingJobs.remove(j);
     Pending p = j.answerOnLaunch >= 0 ? pending.get(j.answerOnLaunch) : null;
     if (p != null) {
       p.waiting = Waiting.LAUNCH;
@@ -952,6 +986,19 @@ public final class DvmCore {
       return;
     }
     jobs.remove(j.nspace);
+    waitingJobs.remove(j);
+    for (String a : j.ancestors) {
+      liveDescendants.computeIfPresent(a, (k, n) -> n > 1 ? n - 1 : null);
+    }
+    if (j.parent != null) {
+      LinkedHashSet<JobRec> siblings = childrenOf.get(j.parent);
+      if (siblings != null) {
+        siblings.remove(j);
+        if (siblings.isEmpty()) {
+          childrenOf.remove(j.parent);
+        }
+      }
+    }
     SessionRec s = j.session;
     s.jobs.remove(j);
     if (j.killTimer >= 0) {
@@ -969,8 +1016,8 @@ public final class DvmCore {
       refuse(
           req, PmixStatus.PMIX_ERR_JOB_CANCELED, "job " + j.nspace + ": terminated before launch");
     }
-    for (JobRec c : new ArrayList<>(jobs.values())) {
-      if (j.nspace.equals(c.parent) && !c.nohup) {
+    for (JobRec c : new ArrayList<>(childrenOf.getOrDefault(j.nspace, new LinkedHashSet<>()))) {
+      if (!c.nohup) {
         // seed 002: child jobs end with their parent unless spawned with PMIX_NOHUP
         terminateJob(c);
       }
@@ -1082,6 +1129,16 @@ public final class DvmCore {
     }
     sessions.remove(s.id);
     byAllocId.remove(s.allocId);
+    subtreeWaiting.remove(s);
+    if (s.owner != null) {
+      LinkedHashSet<SessionRec> owned = ownedBy.get(s.owner);
+      if (owned != null) {
+        owned.remove(s);
+        if (owned.isEmpty()) {
+          ownedBy.remove(s.owner);
+        }
+      }
+    }
     if (s.parent != null) {
       s.parent.children.remove(s.id);
     }
@@ -1120,8 +1177,13 @@ public final class DvmCore {
    * and CHILD_DEFAULT wait for the owner's spawned descendants to end.
    */
   private void ownerEnded(String nspace) {
-    for (SessionRec s : new ArrayList<>(sessions.values())) {
-      if (s.reclaimed || s.has(SessionFlag.DETACHED) || !nspace.equals(s.owner)) {
+    LinkedHashSet<SessionRec> owned = ownedBy.get(nspace);
+    if (owned == null) {
+      checkSubtrees();
+      return;
+    }
+    for (SessionRec s : new ArrayList<>(owned)) {
+      if (s.reclaimed || s.has(SessionFlag.DETACHED) || s.ownerGone) {
         continue;
       }
       s.ownerGone = true;
@@ -1138,7 +1200,7 @@ public final class DvmCore {
             maybeReclaim(s);
           }
         }
-        case CHILD, CHILD_DEFAULT -> {}
+        case CHILD, CHILD_DEFAULT -> subtreeWaiting.add(s);
       }
     }
     checkSubtrees();
@@ -1146,33 +1208,23 @@ public final class DvmCore {
 
   /** Reclaims CHILD/CHILD_DEFAULT sessions whose gone owner has no live descendant left. */
   private void checkSubtrees() {
-    for (SessionRec s : new ArrayList<>(sessions.values())) {
-      if (s.reclaimed
-          || !s.ownerGone
-          || (s.inheritance != AllocInheritance.CHILD
-              && s.inheritance != AllocInheritance.CHILD_DEFAULT)) {
-        continue;
-      }
-      if (!hasLiveDescendant(s.owner)) {
+    if (subtreeWaiting.isEmpty()) {
+      return;
+    }
+    for (SessionRec s : new ArrayList<>(subtreeWaiting)) {
+      if (s.reclaimed) {
+        subtreeWaiting.remove(s);
+      } else if (!hasLiveDescendant(s.owner)) {
+        subtreeWaiting.remove(s);
         s.releaseWhenEmpty = true;
         maybeReclaim(s);
       }
     }
   }
 
+  /** Whether a job spawned by {@code nspace}, or by one of its descendants, is alive. */
   private boolean hasLiveDescendant(String nspace) {
-    for (JobRec j : jobs.values()) {
-      String p = j.parent;
-      int guard = 0;
-      while (p != null && guard++ < 10_000) {
-        if (p.equals(nspace)) {
-          return true;
-        }
-        JobRec pj = jobs.get(p);
-        p = pj == null ? null : pj.parent;
-      }
-    }
-    return false;
+    return liveDescendants.containsKey(nspace);
   }
 
   private void onClientGone(PmixProc proc) {
@@ -1196,8 +1248,8 @@ public final class DvmCore {
     }
     n.daemon = DaemonState.UP;
     progressCampaigns(host, null);
-    for (JobRec j : new ArrayList<>(jobs.values())) {
-      if (j.state == JobState.WAITING_FOR_DAEMONS && j.session.nodes.contains(n)) {
+    for (JobRec j : new ArrayList<>(waitingJobs)) {
+      if (j.session.nodes.contains(n)) {
         tryLaunch(j);
       }
     }
@@ -1205,6 +1257,7 @@ public final class DvmCore {
 
   private void onDaemonGone(String host, boolean failed, String reason) {
     NodeRec n = leaving.remove(host);
+    boolean wasLeaving = n != null;
     if (n == null) {
       n = nodes.get(host);
       if (n == null || n.daemon == DaemonState.NONE || n.daemon == DaemonState.FAILED) {
@@ -1224,9 +1277,10 @@ public final class DvmCore {
         onProcExited(new DvmEvent.ProcExited(j.nspace, rank, 0, Signal.KILL.number()));
       }
     }
-    progressCampaigns(host, failed ? reason : null);
-    for (JobRec j : new ArrayList<>(jobs.values())) {
-      if (j.state == JobState.WAITING_FOR_DAEMONS && j.session.nodes.contains(n)) {
+    // seed 003 guarantee 6: a departing daemon's crash counts as its departure
+    progressCampaigns(host, failed && !wasLeaving ? reason : null);
+    for (JobRec j : new ArrayList<>(waitingJobs)) {
+      if (j.session.nodes.contains(n)) {
         tryLaunch(j);
       }
     }

@@ -39,6 +39,9 @@ final class JobRec {
   /** A termination asked before the launch was reported: sent once it is. */
   boolean terminateOnLaunch;
 
+  /** The namespaces it descends from, its parent last (empty for a job a tool spawned). */
+  List<String> ancestors = List.of();
+
   /** The allocation made for this spawn (allocation-on-spawn), handed back if the launch fails. */
   SessionRec spawnAllocation;
 

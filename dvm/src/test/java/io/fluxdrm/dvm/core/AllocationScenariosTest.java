@@ -340,6 +340,50 @@ class AllocationScenariosTest {
   }
 
   @Test
+  void b22_aGrandchildOutlivingItsParentKeepsTheReservationToo() {
+    Client j = runningApp();
+    String id =
+        info(
+                h.alloc(
+                        j,
+                        AllocDirective.NEW,
+                        nodes("n2:3"),
+                        Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, AllocInheritance.CHILD))
+                    .orElseThrow(),
+                PmixKey.PMIX_ALLOC_ID)
+            .orElseThrow()
+            .stringValue();
+    Info target = Info.of(PmixKey.PMIX_SPAWN_TARGET, id);
+    Info nohup = Info.of(PmixKey.PMIX_NOHUP, true);
+    String child =
+        info(h.spawn(j, List.of(sleep(1)), target, nohup).orElseThrow(), PmixKey.PMIX_NSPACE)
+            .orElseThrow()
+            .stringValue();
+    String grandchild =
+        info(h.spawn(app(child, 0), List.of(sleep(1)), nohup).orElseThrow(), PmixKey.PMIX_NSPACE)
+            .orElseThrow()
+            .stringValue();
+    assertThat(h.core.view().job(grandchild).orElseThrow().parent()).contains(child);
+    h.exitAll(j.proc().nspace(), 0);
+    h.exitAll(child, 0);
+    assertThat(h.core.view().sessions()).hasSize(1);
+    h.exitAll(grandchild, 0);
+    assertThat(h.core.view().sessions()).isEmpty();
+  }
+
+  @Test
+  void b17_aSecondSchedulerReplacesTheFirstWhoseCallsAreAnsweredUnreach() {
+    h.event(new DvmEvent.SchedulerAttached(DvmHarness.schedulerClient()));
+    h.alloc(t, AllocDirective.NEW, nodes("n5"));
+    long rid = h.decisions(DvmDecision.ToScheduler.class).get(0).requestId().getAsLong();
+    Client other =
+        new Client(new io.fluxdrm.pmix.PmixProc("sched-2", 0), 1000, 1000, Client.Kind.SCHEDULER);
+    h.event(new DvmEvent.SchedulerAttached(other));
+    assertThat(h.answers.get(rid).status()).isEqualTo(PmixStatus.PMIX_ERR_UNREACH);
+    assertThat(h.core.view().scheduler()).contains(other);
+  }
+
+  @Test
   void b23_aTimeoutWarningGoesOnlyToTheRecordedRequester() {
     Client sched = DvmHarness.schedulerClient();
     h.event(new DvmEvent.SchedulerAttached(sched));
