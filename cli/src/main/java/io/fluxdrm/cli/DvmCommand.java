@@ -84,9 +84,13 @@ final class DvmCommand implements Callable<Integer> {
 
   @Option(
       names = "--elastic",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
       description =
-          "Elastic mode (prte_elastic_mode=1): a request that changes the daemons gets its"
-              + " second-phase event PMIX_DVM_IS_READY or PMIX_ERR_DVM_MOD (seed 003)")
+          "Elastic mode (prte_elastic_mode=1, the default; --no-elastic turns it off): a request"
+              + " that changes the daemons gets its second-phase event PMIX_DVM_IS_READY or"
+              + " PMIX_ERR_DVM_MOD (seed 003)")
   boolean elastic;
 
   @Option(
