@@ -156,7 +156,7 @@ final class DvmCommand implements Callable<Integer> {
                           Duration.ofMillis(daemonLatencyMs), Duration.ofMillis(daemonLatencyMs)))
               .start();
       FluxHandle h = hub.attach(Credentials.owner(uid));
-      DvmHubService front = new DvmHubService(dvm, config.master(), h);
+      DvmHubService front = new DvmHubService(dvm, config.master(), h, dvm::schedulerEvent);
       Daemon.await(front.start(), "register dvm", "");
       LOG.info(
           "serving {} node(s) {} (master {}), {} mode",

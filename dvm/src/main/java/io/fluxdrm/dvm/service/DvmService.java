@@ -233,6 +233,25 @@ public final class DvmService implements DvmConnector, AutoCloseable {
     return f;
   }
 
+  /**
+   * An event the attached scheduler raises toward the DVM ({@code PMIx_Notify_event} from the
+   * scheduler: {@code PMIX_ALLOC_TIMEOUT_WARNING} with {@code PMIX_ALLOC_ID} and {@code
+   * PMIX_TIME_REMAINING}), which the core relays to the allocation's requester only (spec/pmix/03
+   * §8.6, B23). Ignored when no scheduler is attached. Callable from any thread.
+   *
+   * @param code the event's status code
+   * @param infos its infos
+   */
+  public void schedulerEvent(int code, List<Info> infos) {
+    List<Info> copy = List.copyOf(infos);
+    loop.execute(
+        () -> {
+          if (scheduler != null) {
+            handle(new DvmEvent.SchedulerEvent(code, copy));
+          }
+        });
+  }
+
   // ------------------------------------------------------------------ the core on the loop
 
   /** Feeds one event to the core and carries out its decisions; on the loop only. */

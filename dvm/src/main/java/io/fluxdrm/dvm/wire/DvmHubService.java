@@ -50,6 +50,7 @@ public final class DvmHubService {
   static final long GID_UNKNOWN = 0xFFFF_FFFFL;
 
   private final DvmConnector connector;
+  private final java.util.function.BiConsumer<Integer, List<io.fluxdrm.pmix.Info>> schedulerEvents;
   private final String host;
   private final FluxHandle handle;
   private final Map<String, CompletionStage<DvmPort>> ports = new HashMap<>();
@@ -65,6 +66,23 @@ public final class DvmHubService {
    * @param handle the DVM's connection to its hub (instance owner)
    */
   public DvmHubService(DvmConnector connector, String host, FluxHandle handle) {
+    this(connector, host, handle, (code, infos) -> {});
+  }
+
+  /**
+   * The service, with where the scheduler's events go ({@code DvmService::schedulerEvent}).
+   *
+   * @param connector the DVM
+   * @param host the node whose daemon hub clients reach (the master's)
+   * @param handle the DVM's connection to its hub (instance owner)
+   * @param schedulerEvents receives each {@code dvm.scheduler-event} of the attached scheduler
+   */
+  public DvmHubService(
+      DvmConnector connector,
+      String host,
+      FluxHandle handle,
+      java.util.function.BiConsumer<Integer, List<io.fluxdrm.pmix.Info>> schedulerEvents) {
+    this.schedulerEvents = schedulerEvents;
     this.connector = connector;
     this.host = host;
     this.handle = handle;
@@ -96,6 +114,7 @@ public final class DvmHubService {
             .onStreaming("event-register", this::register)
             .on("event-deregister", this::deregister)
             .on("scheduler-attach", this::attach)
+            .on("scheduler-event", this::schedulerEvent)
             .onDisconnect(this::gone)
             .build();
     return handle
@@ -270,6 +289,21 @@ public final class DvmHubService {
           LOG.info("scheduler {} attached", procOf(sender).nspace());
           req.respond(Json.object());
         });
+  }
+
+  private void schedulerEvent(ServiceRequest req) {
+    if (!req.sender().equals(schedulerSender)) {
+      throw new RpcException(
+          Errno.EPERM, req.topic() + ": not the attached scheduler (expected: its connection)");
+    }
+    StatusInfos e;
+    try {
+      e = DvmWire.readStatusInfos(req.topic(), req.json());
+    } catch (RpcException bad) {
+      throw bad;
+    }
+    schedulerEvents.accept(e.status().code(), e.infos());
+    req.respond(Json.object());
   }
 
   private void serviceRemoved(ObjectNode p) {

@@ -34,6 +34,12 @@ public final class DvmTopics {
    */
   public static final String SCHEDULER_ATTACH = "dvm.scheduler-attach";
 
+  /**
+   * An event the attached scheduler raises toward the DVM ({@code PMIX_ALLOC_TIMEOUT_WARNING}):
+   * {@code {status, infos}} → {@code {}}; from the scheduler's connection only (EPERM otherwise).
+   */
+  public static final String SCHEDULER_EVENT = "dvm.scheduler-event";
+
   /** The scheduler's service name. */
   public static final String SCHED_SERVICE = "dvm-sched";
 

@@ -145,6 +145,21 @@ public final class SchedulerEndpoint implements AutoCloseable {
                 u.requester(), u.request().sessionId(), u.request().directives()));
   }
 
+  /**
+   * Raises an event toward the DVM ({@code PMIx_Notify_event} from the scheduler), e.g. {@code
+   * PMIX_ALLOC_TIMEOUT_WARNING} with {@code PMIX_ALLOC_ID} and {@code PMIX_TIME_REMAINING}.
+   *
+   * @param status the event's code
+   * @param infos its infos
+   * @return completes once the DVM took it
+   */
+  public CompletableFuture<Void> notifyEvent(
+      io.fluxdrm.pmix.PmixStatus status, java.util.List<io.fluxdrm.pmix.Info> infos) {
+    return handle
+        .rpc(DvmTopics.SCHEDULER_EVENT, DvmWire.statusInfos(new StatusInfos(status, infos)))
+        .thenApply(m -> null);
+  }
+
   /** Removes the {@code dvm-sched} service: the DVM detaches this scheduler. */
   @Override
   public void close() {

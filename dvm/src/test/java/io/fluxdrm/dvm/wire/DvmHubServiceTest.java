@@ -45,7 +45,8 @@ class DvmHubServiceTest {
       nodes.add(new DvmConfig.NodeSpec("node" + i, 2));
     }
     dvm = DvmService.builder(DvmConfig.of(nodes, "dvm", 1000), loop).checked().start();
-    front = new DvmHubService(dvm, "node0", hub.attach(Credentials.owner(1000)));
+    front =
+        new DvmHubService(dvm, "node0", hub.attach(Credentials.owner(1000)), dvm::schedulerEvent);
     CompletableFuture<Void> f = front.start();
     loop.runPending();
     assertThat(f).isCompleted();
@@ -257,5 +258,64 @@ class DvmHubServiceTest {
     assertThat(done(tool.deregisterEvents(reg.ref())).status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
     assertThat(done(tool.deregisterEvents(reg.ref())).status())
         .isNotEqualTo(PmixStatus.PMIX_SUCCESS);
+  }
+
+  @Test
+  void schedulerEvent_timeoutWarning_relayedToTheAllocationsRequesterOnly_b23() {
+    startDvm();
+    HubDvmPort tool = new HubDvmPort(hub.attach(Credentials.owner(1000)), null);
+    HubDvmPort other = new HubDvmPort(hub.attach(Credentials.owner(1000)), null);
+    List<io.fluxdrm.pmix.port.Event> mine = new ArrayList<>();
+    List<io.fluxdrm.pmix.port.Event> theirs = new ArrayList<>();
+    done(tool.registerEvents(List.of(), mine::add));
+    done(other.registerEvents(List.of(), theirs::add));
+    StatusInfos a =
+        done(
+            tool.allocationRequest(
+                AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node3:2"))));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    String allocId =
+        a.infos().stream()
+            .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_ID))
+            .map(Info::stringValue)
+            .findFirst()
+            .orElseThrow();
+    mine.clear();
+    theirs.clear();
+    CompletableFuture<SchedulerEndpoint> ep =
+        SchedulerEndpoint.start(hub.attach(Credentials.owner(1000)), new Recorder(), null);
+    loop.runPending();
+    assertThat(ep.join().attached()).isCompleted();
+    CompletableFuture<Void> sent =
+        ep.join()
+            .notifyEvent(
+                PmixStatus.PMIX_ALLOC_TIMEOUT_WARNING,
+                List.of(
+                    Info.of(PmixKey.PMIX_ALLOC_ID, allocId),
+                    Info.of(PmixKey.PMIX_TIME_REMAINING, 30)));
+    loop.runPending();
+    assertThat(sent).isCompleted();
+    assertThat(mine)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.status()).isEqualTo(PmixStatus.PMIX_ALLOC_TIMEOUT_WARNING.code());
+              assertThat(e.infos()).extracting(Info::key).contains(PmixKey.PMIX_ALLOC_ID);
+            });
+    assertThat(theirs).isEmpty();
+    invariants.check("warning relayed");
+  }
+
+  @Test
+  void schedulerEvent_fromAnotherConnection_eperm() {
+    startDvm();
+    FluxHandle h = hub.attach(Credentials.owner(1000));
+    CompletableFuture<?> f =
+        h.rpc(
+            DvmTopics.SCHEDULER_EVENT,
+            DvmWire.statusInfos(StatusInfos.of(PmixStatus.PMIX_ALLOC_TIMEOUT_WARNING)));
+    loop.runPending();
+    Throwable c = f.handle((v, e) -> e instanceof CompletionException ? e.getCause() : e).join();
+    assertThat(((RpcException) c).errnum()).isEqualTo(Errno.EPERM);
   }
 }
