@@ -714,6 +714,7 @@ public final class DvmCore {
       return;
     }
     JobRec j = newJob(s, d.apps(), d.jobInfos(), null, false, r.from());
+    s.owners.add(j.nspace);
     j.answerOnLaunch = r.requestId();
     j.answerInfos = infos;
     pending.put(r.requestId(), new Pending(r, "session-control " + id + " INSTANTIATE", waitOf(j)));
@@ -1001,6 +1002,9 @@ public final class DvmCore {
     }
     SessionRec s = j.session;
     s.jobs.remove(j);
+    if (!j.nspace.equals(s.owner)) {
+      s.owners.remove(j.nspace); // a retired job owns nothing (its namespace is not reused)
+    }
     if (j.killTimer >= 0) {
       timers.remove(j.killTimer);
       out.add(new DvmDecision.CancelTimer(j.killTimer));
