@@ -707,9 +707,9 @@ public final class DvmCore {
     d.timeLimitSeconds().ifPresent(t -> armLimit(s, t));
     List<Info> infos = ctrlInfos(d);
     infos.addAll(sessionInfos(s));
+    growCampaign(actor, Optional.of(s.allocId), s.reqId, startedHosts);
     if (d.apps().isEmpty()) {
       // seed 000 "Instantiation": a standing reservation, answered at once
-      growCampaign(actor, Optional.of(s.allocId), s.reqId, startedHosts);
       answer(r.requestId(), PmixStatus.PMIX_SUCCESS, infos);
       return;
     }
