@@ -29,6 +29,9 @@ import picocli.CommandLine.Command;
       KeygenCommand.class,
       ReplayCommand.class,
       DemoCommand.class,
+      DvmCommand.class,
+      SessionCtrlCommand.class,
+      AllocCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -13,8 +13,9 @@ import java.util.List;
  * PMIX_UINT16, PMIX_DATA_RANGE, PMIX_ALLOC_DIRECTIVE within their range); {@code Long} (PMIX_UINT,
  * PMIX_UINT32, PMIX_PROC_RANK within 0..2^32-1; PMIX_INT64, PMIX_TIME; PMIX_UINT64 and PMIX_SIZE as
  * unsigned 64-bit values); {@code Float} and {@code Double} (finite); {@link PmixProc}; {@link
- * ByteObject}; {@code List<Info>} (PMIX_DATA_ARRAY of info, immutable); {@link AllocInheritance}
- * (PMIX_ALLOC_INHERIT).
+ * ByteObject}; {@code List<Info>} (PMIX_DATA_ARRAY of info, immutable) or a non-empty {@code
+ * List<App>} (PMIX_DATA_ARRAY of {@code pmix_app_t}, as {@link PmixKey#PMIX_SESSION_APP} carries);
+ * {@link AllocInheritance} (PMIX_ALLOC_INHERIT).
  *
  * @param key the key string, 1 to 511 characters
  * @param type the data type
@@ -93,6 +94,55 @@ public record Info(String key, PmixDataType type, Object value) {
   /** The value of a type held as {@code Long} (unsigned for PMIX_UINT64 and PMIX_SIZE). */
   public long longValue() {
     return (Long) value;
+  }
+
+  /**
+   * Whether the value is a data array of info entries (an empty data array counts as one).
+   *
+   * @return true for a PMIX_DATA_ARRAY whose elements are all {@link Info}
+   */
+  public boolean isInfoArray() {
+    return type == PmixDataType.PMIX_DATA_ARRAY
+        && ((List<?>) value).stream().allMatch(Info.class::isInstance);
+  }
+
+  /**
+   * Whether the value is a non-empty data array of apps.
+   *
+   * @return true for a PMIX_DATA_ARRAY whose elements are all {@link App}
+   */
+  public boolean isAppArray() {
+    return type == PmixDataType.PMIX_DATA_ARRAY
+        && !((List<?>) value).isEmpty()
+        && ((List<?>) value).stream().allMatch(App.class::isInstance);
+  }
+
+  /**
+   * The elements of a data array of info entries.
+   *
+   * @return the entries
+   * @throws ClassCastException when {@link #isInfoArray()} is false
+   */
+  @SuppressWarnings("unchecked")
+  public List<Info> infosValue() {
+    if (!isInfoArray()) {
+      throw new ClassCastException(key + " is not a data array of info");
+    }
+    return (List<Info>) value;
+  }
+
+  /**
+   * The elements of a data array of apps.
+   *
+   * @return the apps
+   * @throws ClassCastException when {@link #isAppArray()} is false
+   */
+  @SuppressWarnings("unchecked")
+  public List<App> appsValue() {
+    if (!isAppArray()) {
+      throw new ClassCastException(key + " is not a data array of apps");
+    }
+    return (List<App>) value;
   }
 
   /** The value of PMIX_BOOL. */

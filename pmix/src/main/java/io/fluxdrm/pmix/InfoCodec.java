@@ -21,10 +21,11 @@ import java.util.Set;
  * {@link PmixKey} catalog (the key's own type is used) and is required for any other key. Values:
  * JSON booleans, strings and integers as the type demands (uint64 up to 18446744073709551615, never
  * through a double), numbers for float and double, {@code {"nspace": s, "rank": n}} for a proc,
- * base64 text for a byte object, an info array for a data array, the number 1 to 4 for an
- * inheritance. Decoding reports every problem with its JSON Pointer, e.g. {@code /2/value: "x" is
- * not a uint64 (expected: key pmix.alloc.nnodes has type PMIX_UINT64)}. Encoding always writes the
- * type by name.
+ * base64 text for a byte object, an info array for a data array (or, for a data array of apps, an
+ * array of {@code {"cmd": s, "argv": [s...], "maxprocs": n, "infos": [...]}}), the number 1 to 4
+ * for an inheritance. Decoding reports every problem with its JSON Pointer, e.g. {@code /2/value:
+ * "x" is not a uint64 (expected: key pmix.alloc.nnodes has type PMIX_UINT64)}. Encoding always
+ * writes the type by name.
  */
 public final class InfoCodec {
   private InfoCodec() {}
@@ -113,11 +114,19 @@ public final class InfoCodec {
       case PMIX_BYTE_OBJECT -> f.textNode(((ByteObject) v).toBase64());
       case PMIX_ALLOC_INHERIT -> f.numberNode(((AllocInheritance) v).code());
       case PMIX_DATA_ARRAY -> {
-        List<Info> list = new ArrayList<>();
-        for (Object e : (List<?>) v) {
-          list.add((Info) e);
+        if (i.isAppArray()) {
+          ArrayNode apps = f.arrayNode();
+          for (App app : i.appsValue()) {
+            ObjectNode o = apps.addObject();
+            o.put("cmd", app.cmd());
+            ArrayNode argv = o.putArray("argv");
+            app.argv().forEach(argv::add);
+            o.put("maxprocs", app.maxprocs());
+            o.set("infos", encode(app.infos()));
+          }
+          yield apps;
         }
-        yield encode(list);
+        yield encode(i.infosValue());
       }
       default -> MAPPER.valueToTree(v);
     };
@@ -270,7 +279,10 @@ public final class InfoCodec {
               yield null;
             }
             int before = problems.size();
-            List<Info> list = decodeArray(v, at, problems);
+            List<?> list =
+                !v.isEmpty() && v.get(0).isObject() && v.get(0).has("cmd")
+                    ? decodeApps(v, at, problems)
+                    : decodeArray(v, at, problems);
             yield problems.size() > before ? List.of() : list;
           }
           default -> null;
@@ -287,6 +299,68 @@ public final class InfoCodec {
               + ")");
     } else if (t == PmixDataType.PMIX_DATA_ARRAY && ((List<?>) out).isEmpty() && !v.isEmpty()) {
       return null;
+    }
+    return out;
+  }
+
+  private static final Set<String> APP_MEMBERS = Set.of("cmd", "argv", "maxprocs", "infos");
+
+  /** A data array of apps: every element an app object (D72's app form). */
+  private static List<App> decodeApps(JsonNode array, String at, List<String> problems) {
+    List<App> out = new ArrayList<>();
+    for (int n = 0; n < array.size(); n++) {
+      String where = at + "/" + n;
+      JsonNode e = array.get(n);
+      if (!e.isObject() || !e.has("cmd")) {
+        problems.add(where + ": " + kind(e) + " (expected: an app object like the first element)");
+        continue;
+      }
+      int before = problems.size();
+      for (Map.Entry<String, JsonNode> m : e.properties()) {
+        if (!APP_MEMBERS.contains(m.getKey())) {
+          problems.add(
+              where
+                  + ": unexpected member \""
+                  + m.getKey()
+                  + "\" (expected: cmd, argv, maxprocs, infos)");
+        }
+      }
+      JsonNode cmd = e.get("cmd");
+      if (!cmd.isTextual() || cmd.textValue().isEmpty()) {
+        problems.add(where + "/cmd: " + kind(cmd) + " (expected: a non-empty string)");
+      }
+      List<String> argv = new ArrayList<>();
+      JsonNode a = e.get("argv");
+      if (a != null) {
+        if (!a.isArray()) {
+          problems.add(where + "/argv: " + kind(a) + " (expected: an array of strings)");
+        } else {
+          for (int k = 0; k < a.size(); k++) {
+            if (a.get(k).isTextual()) {
+              argv.add(a.get(k).textValue());
+            } else {
+              problems.add(where + "/argv/" + k + ": " + kind(a.get(k)) + " (expected: a string)");
+            }
+          }
+        }
+      }
+      int maxprocs = 1;
+      JsonNode mp = e.get("maxprocs");
+      if (mp != null) {
+        if (mp.isIntegralNumber() && mp.canConvertToInt() && mp.intValue() >= 1) {
+          maxprocs = mp.intValue();
+        } else {
+          problems.add(where + "/maxprocs: " + kind(mp) + " (expected: an integer >= 1)");
+        }
+      }
+      List<Info> infos = List.of();
+      JsonNode in = e.get("infos");
+      if (in != null) {
+        infos = decodeArray(in, where + "/infos", problems);
+      }
+      if (problems.size() == before) {
+        out.add(new App(cmd.textValue(), argv, maxprocs, infos));
+      }
     }
     return out;
   }

@@ -30,7 +30,7 @@ final class Values {
       case PMIX_DOUBLE -> "double";
       case PMIX_PROC -> "proc";
       case PMIX_BYTE_OBJECT -> "byte object";
-      case PMIX_DATA_ARRAY -> "data array of info";
+      case PMIX_DATA_ARRAY -> "data array of info or of apps";
       case PMIX_ALLOC_INHERIT -> "alloc inheritance (1 to 4)";
       default -> null;
     };
@@ -86,7 +86,10 @@ final class Values {
       case PMIX_DOUBLE -> v instanceof Double d && Double.isFinite(d);
       case PMIX_PROC -> v instanceof PmixProc;
       case PMIX_BYTE_OBJECT -> v instanceof ByteObject;
-      case PMIX_DATA_ARRAY -> v instanceof List<?> l && l.stream().allMatch(Info.class::isInstance);
+      case PMIX_DATA_ARRAY ->
+          v instanceof List<?> l
+              && (l.stream().allMatch(Info.class::isInstance)
+                  || l.stream().allMatch(App.class::isInstance));
       case PMIX_ALLOC_INHERIT -> v instanceof AllocInheritance;
       default -> false;
     };

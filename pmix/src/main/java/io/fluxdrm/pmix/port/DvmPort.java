@@ -1,6 +1,7 @@
 package io.fluxdrm.pmix.port;
 
 import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -9,6 +10,9 @@ import java.util.concurrent.CompletionStage;
  * How a client (the bridge, a tool, a test) talks to a DVM: the reference DVM or PRRTE behind
  * libpmix. Each method mirrors one PMIx call and completes, never throws, with what that call's
  * callback receives; a refusal is a non-success {@link io.fluxdrm.pmix.PmixStatus} in the result.
+ *
+ * <p>A port is bound to one {@link Client} and one daemon (see {@link DvmConnector}): every request
+ * made through it is that client's, relayed by that daemon.
  */
 public interface DvmPort {
 
@@ -60,6 +64,17 @@ public interface DvmPort {
    * @return the status
    */
   CompletionStage<StatusInfos> deregisterEvents(long ref);
+
+  /**
+   * {@code PMIx_tool_finalize} / {@code PMIx_Finalize}: the client leaves. The DVM drops its event
+   * registrations and treats it as gone (a reservation it owns follows its inheritance, seed 002; a
+   * session it instantiated without {@code PMIX_SESSION_SEP=false} is unaffected, seed 000
+   * "Separation"); for the scheduler's port, the scheduler detaches. Requests still pending through
+   * the port are answered before this completes.
+   *
+   * @return the status
+   */
+  CompletionStage<StatusInfos> disconnect();
 
   /** {@code pmix_notification_fn_t}: the handler {@link #registerEvents} registers. */
   @FunctionalInterface

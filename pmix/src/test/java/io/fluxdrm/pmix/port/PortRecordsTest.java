@@ -3,7 +3,9 @@ package io.fluxdrm.pmix.port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
@@ -58,11 +60,13 @@ class PortRecordsTest {
     App a = new App("/bin/true", List.of("true"), 2, List.of());
     assertThat(a.maxprocs()).isEqualTo(2);
     assertThatThrownBy(() -> new App("", List.of(), 1, List.of()))
-        .hasMessage("cmd: empty (expected: an executable)");
+        .isInstanceOf(PmixException.class)
+        .hasMessage("app: cmd is empty (expected: an executable)");
     assertThatThrownBy(() -> new App("/bin/true", List.of(), 0, List.of()))
-        .hasMessage("maxprocs: 0 (expected: >= 1)");
+        .hasMessage("app: maxprocs 0 (expected: >= 1)");
     assertThatThrownBy(() -> new App("/bin/true", null, 1, List.of()))
-        .isInstanceOf(NullPointerException.class);
+        .isInstanceOf(PmixException.class)
+        .hasMessage("app: argv is missing (expected: a list of strings)");
   }
 
   @Test

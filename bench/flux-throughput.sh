@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# flux-throughput.sh: jobs per second through a whole flux-core instance with flux-core's own
+# sched-simple and with `fluxdrm sched --flux-uri`, one after the other in the same instance, on the
+# same fake R (issue 15, scope 4). For each run and each scheduler:
+#   flux queue stop; flux submit --cc=1-JOBS (test execution, no processes); t0; flux queue start;
+#   flux queue drain; t1      -> throughput JOBS / (t1 - t0)
+# and the scheduler's own CPU time over [t0, t1]: fluxdrm's process (utime+stime of its JVM), and
+# sched-simple's (flux-core 0.88 runs its Python sched-simple as a child process of the broker,
+# `flux-module-python-exec`); the broker's own CPU is printed too. The order of the two alternates from run to run, so that neither
+# always meets the bigger KVS. One line per measurement, then the medians and the ratio.
+#
+# usage: bench/flux-throughput.sh [-n NODES] [-c CORES] [-j JOBS] [-r RUNS] [-d DURATION]
+#   defaults: 64 nodes x 4 cores, 2000 jobs, 3 runs, run_duration 0.01s
+# env: THREADS=1 also prints each broker thread's CPU per job (on stderr, "# NAME broker threads");
+#      FLUX_PREFIX (default /opt/flux, where ../shared/tools/build-flux-peer installs flux-core);
+#      FLUXDRM_JAVA_OPTS (the launcher's JVM flags; see bin/fluxdrm)
+# needs: cli/target/fluxdrm.jar (mvn -B -q -pl cli -am package -DskipTests)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+nodes=64 cores=4 jobs=2000 runs=3 duration=0.01s
+while getopts "n:c:j:r:d:h" o; do
+  case $o in
+    n) nodes=$OPTARG ;; c) cores=$OPTARG ;; j) jobs=$OPTARG ;; r) runs=$OPTARG ;;
+    d) duration=$OPTARG ;;
+    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+  esac
+done
+FLUX_PREFIX=${FLUX_PREFIX:-/opt/flux}
+flux=$FLUX_PREFIX/bin/flux
+[ -x "$flux" ] || { echo "flux-throughput: $flux missing (build it: ../shared/tools/build-flux-peer)" >&2; exit 1; }
+[ -f "$here/cli/target/fluxdrm.jar" ] || { echo "flux-throughput: cli/target/fluxdrm.jar missing (mvn -B -q -pl cli -am package -DskipTests)" >&2; exit 1; }
+export PATH="$FLUX_PREFIX/bin:$PATH"
+work=$(mktemp -d "${TMPDIR:-/tmp}/flux-throughput.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+echo "# flux-throughput: ${nodes}x${cores} cores, $jobs jobs, run_duration $duration, $runs runs, $(nproc) cpus, $(date -u +%FT%TZ)"
+echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# the inner script runs as the initial program of one instance per run: ARGS = order (a|b)
+cat > "$work/inner.sh" <<'INNER'
+#!/usr/bin/env bash
+set -euo pipefail
+order=$1 nodes=$2 cores=$3 jobs=$4 duration=$5 here=$6 work=$7
+hz=$(getconf CLK_TCK)
+ticks() { awk '{print $14 + $15}' "$1"; }   # utime + stime of /proc/PID[/task/TID]/stat
+bpid=$(flux getattr broker.pid)
+flux module remove sched-simple
+flux R encode -r 0-$((nodes - 1)) -c 0-$((cores - 1)) -H "fake[0-$((nodes - 1))]" > "$work/R.json"
+flux resource reload -f "$work/R.json"
+flux module reload resource monitor-force-up noverify
+# the broker thread that reads and writes local-connector clients such as fluxdrm (a module of the
+# broker; sched-simple, an exec'd module, talks to the broker over its own channel instead)
+cltid=$(grep -lx 'connector-local' /proc/$bpid/task/*/comm | head -n1 | xargs dirname | xargs basename)
+threads() {   # "COMM TICKS" for every broker thread
+  local t
+  for t in /proc/$bpid/task/*; do
+    printf '%s %s\n' "$(cat "$t/comm")" "$(ticks "$t/stat")"
+  done
+}
+measure() {   # measure NAME CPU-STAT-FILE
+  local name=$1 stat=$2 b0 b1 s0 s1 c0 c1 t0 t1 l
+  # the previous phase's inactive jobs leave the job manager and the KVS's job directory first
+  flux job purge --force --num-limit=0 >/dev/null 2>&1 || true
+  flux queue stop --quiet 2>/dev/null || flux queue stop
+  flux submit --cc=1-"$jobs" --quiet -n1 --setattr=system.exec.test.run_duration="$duration" true
+  s0=$(ticks "$stat"); b0=$(ticks /proc/$bpid/stat); c0=$(ticks /proc/$bpid/task/$cltid/stat)
+  threads > "$work/threads.0"
+  t0=$(date +%s.%N)
+  flux queue start --quiet 2>/dev/null || flux queue start
+  flux queue drain
+  t1=$(date +%s.%N)
+  s1=$(ticks "$stat"); b1=$(ticks /proc/$bpid/stat); c1=$(ticks /proc/$bpid/task/$cltid/stat)
+  threads > "$work/threads.1"
+  l=$(cut -d' ' -f1 /proc/loadavg)
+  awk -v n="$name" -v j="$jobs" -v t0="$t0" -v t1="$t1" -v s="$((s1 - s0))" -v b="$((b1 - b0))" \
+      -v c="$((c1 - c0))" -v hz="$hz" -v l="$l" 'BEGIN {
+    e = t1 - t0;
+    printf "%s jobs=%d seconds=%.3f jobs_per_s=%.1f sched_cpu_ms_per_job=%.3f broker_cpu_ms_per_job=%.3f connector_local_ms_per_job=%.3f load1=%s\n",
+      n, j, e, j / e, 1000 * s / hz / j, 1000 * b / hz / j, 1000 * c / hz / j, l }'
+  if [ "${THREADS:-0}" = 1 ]; then
+    awk -v n="$name" -v j="$jobs" -v hz="$hz" 'NR == FNR { a[$1] += $2; next } { b[$1] += $2 }
+      END { printf "# %s broker threads, CPU ms per job:", n;
+            for (k in b) if (b[k] - a[k] > 0) printf " %s=%.3f", k, 1000 * (b[k] - a[k]) / hz / j;
+            printf "\n" }' "$work/threads.0" "$work/threads.1" >&2
+  fi
+}
+sched_simple() {
+  flux module load sched-simple queue-depth=unlimited
+  # flux-core 0.88 runs the Python sched-simple as a child process of the broker
+  local pid
+  pid=$(ps -eo pid=,ppid=,comm= | awk -v b="$bpid" '$2 == b && $3 == "sched-simple" {print $1}')
+  [ -n "$pid" ] || { echo "flux-throughput: no sched-simple process under broker $bpid" >&2; exit 1; }
+  measure sched-simple /proc/$pid/stat
+  flux module remove sched-simple
+}
+fluxdrm() {
+  "$here/bin/fluxdrm" sched --flux-uri "$FLUX_URI" --queue-depth unlimited 2> "$work/fluxdrm.log" &
+  local pid=$!
+  until grep -q 'ready: attached' "$work/fluxdrm.log"; do
+    kill -0 $pid 2>/dev/null || { cat "$work/fluxdrm.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  # the JVM is the launcher's exec'd process
+  measure fluxdrm /proc/$pid/stat
+  kill $pid; wait $pid 2>/dev/null || true
+}
+if [ "$order" = a ]; then sched_simple; fluxdrm; else fluxdrm; sched_simple; fi
+INNER
+chmod +x "$work/inner.sh"
+
+for i in $(seq 1 "$runs"); do
+  order=$([ $((i % 2)) = 1 ] && echo a || echo b)
+  THREADS=${THREADS:-0} "$flux" start --test-size=1 "$work/inner.sh" "$order" "$nodes" "$cores" "$jobs" "$duration" "$here" "$work" |
+    sed "s/^/run=$i /" | tee -a "$work/results"
+done
+echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+awk '
+  { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    n = $2; k = ++cnt[n]; rate[n, k] = v["jobs_per_s"]; cpu[n, k] = v["sched_cpu_ms_per_job"];
+    run = substr($1, 5); byrun[n, run] = v["jobs_per_s"]; runs[run] = 1;
+    bro[n, k] = v["broker_cpu_ms_per_job"] }
+  function median(arr, name, m,   a, i, j, t) {
+    for (i = 1; i <= m; i++) a[i] = arr[name, i];
+    for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+    return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
+  END {
+    for (n in cnt) printf "median %s jobs_per_s=%.1f sched_cpu_ms_per_job=%.3f broker_cpu_ms_per_job=%.3f (%d runs)\n",
+      n, median(rate, n, cnt[n]), median(cpu, n, cnt[n]), median(bro, n, cnt[n]), cnt[n];
+    m = 0; for (r in runs) if ((("fluxdrm", r) in byrun) && (("sched-simple", r) in byrun)) rr["x", ++m] = byrun["fluxdrm", r] / byrun["sched-simple", r];
+    if (m) printf "median of the per-run ratios fluxdrm/sched-simple = %.2f (%d runs)\n", median(rr, "x", m), m;
+    if (cnt["fluxdrm"] && cnt["sched-simple"])
+      printf "ratio fluxdrm/sched-simple (median jobs_per_s) = %.2f\n",
+        median(rate, "fluxdrm", cnt["fluxdrm"]) / median(rate, "sched-simple", cnt["sched-simple"]) }
+' "$work/results"

@@ -1,0 +1,8 @@
+/**
+ * The bridge as a DVM's scheduler (issue 13 scope 4; spec/pmix/SUMMARY §1): allocation requests the
+ * DVM forwards become {@code sched.realloc} through the existing translation ({@link
+ * io.fluxdrm.bridge.alloc.PmixAllocator}), and each grant becomes a {@code PMIx_Session_control}
+ * INSTANTIATE or EXTEND toward the DVM before the requester hears of it (seed 001: the DVM creates
+ * a session only from the scheduler's session control).
+ */
+package io.fluxdrm.bridge.dvm;

@@ -1,0 +1,247 @@
+package io.fluxdrm.cli;
+
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.AllocInheritance;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fluxdrm alloc}: {@code PMIx_Allocation_request} against a running {@code fluxdrm dvm}
+ * (seeds 001, 002), one subcommand per directive, as PRRTE's {@code examples/elastic} and its
+ * dockerswarm copy (spec/pmix/02 §5). Prints the status by name and the answer's infos; exits 0
+ * only on {@code PMIX_SUCCESS}.
+ */
+@Command(
+    name = "alloc",
+    mixinStandardHelpOptions = true,
+    description = {
+      "PMIx allocation requests to a running 'fluxdrm dvm' (seeds 001, 002).",
+      "Prints the PMIx status by name, then the answer's infos (JSON with --json);",
+      "exit status 0 on PMIX_SUCCESS, 1 otherwise (the reason on stderr)."
+    },
+    subcommands = {
+      AllocCommand.New.class,
+      AllocCommand.Extend.class,
+      AllocCommand.Release.class,
+      AllocCommand.Cancel.class,
+      AllocCommand.Activate.class
+    })
+final class AllocCommand implements Runnable {
+  @Override
+  public void run() {
+    throw new CliError("missing subcommand (expected: new, extend, release, cancel or activate)");
+  }
+
+  /** The common part of each subcommand. */
+  abstract static class Op implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Mixin DvmClient.Options options;
+
+    @Option(
+        names = "--req-id",
+        paramLabel = "ID",
+        description = "PMIX_ALLOC_REQ_ID: the request's own name")
+    String reqId;
+
+    abstract AllocDirective directive();
+
+    abstract List<Info> infos();
+
+    @Override
+    public Integer call() throws InterruptedException {
+      List<Info> i = new ArrayList<>(infos());
+      if (reqId != null) {
+        i.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId));
+      }
+      i.addAll(options.extras());
+      return DvmClient.run(
+          options,
+          spec.commandLine().getOut(),
+          spec.commandLine().getErr(),
+          spec.qualifiedName() + ": ",
+          directive().pmixName(),
+          port -> port.allocationRequestRaw(directive(), i));
+    }
+  }
+
+  /** Node list, count, time, inheritance: what NEW and EXTEND may carry. */
+  abstract static class Grow extends Op {
+    @Option(
+        names = "--hosts",
+        paramLabel = "LIST",
+        description = "PMIX_ALLOC_NODE_LIST, e.g. n2:2,n3:2")
+    String hosts;
+
+    @Option(names = "--num-nodes", paramLabel = "N", description = "PMIX_ALLOC_NUM_NODES")
+    Long numNodes;
+
+    @Option(names = "--time", paramLabel = "SPEC", description = "PMIX_ALLOC_TIME")
+    String time;
+
+    @Option(
+        names = "--inheritance",
+        paramLabel = "NAME",
+        description = "PMIX_ALLOC_INHERITANCE: NONE, CHILD, DEFAULT, CHILD_DEFAULT")
+    AllocInheritance inherit;
+
+    List<Info> common() {
+      List<Info> i = new ArrayList<>();
+      if (hosts != null) {
+        i.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts));
+      }
+      if (numNodes != null) {
+        i.add(Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, numNodes));
+      }
+      if (time != null) {
+        i.add(SessionCtrlCommand.time(time));
+      }
+      if (inherit != null) {
+        i.add(SessionCtrlCommand.inheritance(inherit));
+      }
+      return i;
+    }
+  }
+
+  @Command(
+      name = "new",
+      mixinStandardHelpOptions = true,
+      description = "PMIX_ALLOC_NEW: a new reservation (or, with --share, nodes for the pool)")
+  static final class New extends Grow {
+    @Option(names = "--share", description = "PMIX_ALLOC_SHARE: into the unreserved pool")
+    boolean share;
+
+    @Option(names = "--target", paramLabel = "NSPACE", description = "PMIX_ALLOC_TARGET")
+    String target;
+
+    @Override
+    AllocDirective directive() {
+      return AllocDirective.NEW;
+    }
+
+    @Override
+    List<Info> infos() {
+      List<Info> i = common();
+      if (share) {
+        i.add(Info.of(PmixKey.PMIX_ALLOC_SHARE, true));
+      }
+      if (target != null) {
+        i.add(Info.of(PmixKey.PMIX_ALLOC_TARGET, target));
+      }
+      return i;
+    }
+  }
+
+  @Command(
+      name = "extend",
+      mixinStandardHelpOptions = true,
+      description = "PMIX_ALLOC_EXTEND of the reservation --alloc-id")
+  static final class Extend extends Grow {
+    @Option(names = "--alloc-id", paramLabel = "ID", description = "PMIX_ALLOC_ID")
+    String allocId;
+
+    @Override
+    AllocDirective directive() {
+      return AllocDirective.EXTEND;
+    }
+
+    @Override
+    List<Info> infos() {
+      List<Info> i = common();
+      if (allocId != null) {
+        i.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId));
+      }
+      return i;
+    }
+  }
+
+  @Command(
+      name = "release",
+      mixinStandardHelpOptions = true,
+      description = "PMIX_ALLOC_RELEASE of a whole reservation (--alloc-id) or of nodes (--hosts)")
+  static final class Release extends Op {
+    @Option(names = "--alloc-id", paramLabel = "ID", description = "PMIX_ALLOC_ID")
+    String allocId;
+
+    @Option(names = "--hosts", paramLabel = "LIST", description = "PMIX_ALLOC_NODE_LIST")
+    String hosts;
+
+    @Override
+    AllocDirective directive() {
+      return AllocDirective.RELEASE;
+    }
+
+    @Override
+    List<Info> infos() {
+      List<Info> i = new ArrayList<>();
+      if (allocId != null) {
+        i.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId));
+      }
+      if (hosts != null) {
+        i.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts));
+      }
+      return i;
+    }
+  }
+
+  @Command(
+      name = "cancel",
+      mixinStandardHelpOptions = true,
+      description = "PMIX_ALLOC_REQ_CANCEL of the pending request --req-id")
+  static final class Cancel extends Op {
+    @Override
+    AllocDirective directive() {
+      return AllocDirective.REQ_CANCEL;
+    }
+
+    @Override
+    List<Info> infos() {
+      if (reqId == null) {
+        throw new CliError("--req-id: missing (expected: the id of the request to cancel)");
+      }
+      return List.of();
+    }
+  }
+
+  @Command(
+      name = "activate",
+      mixinStandardHelpOptions = true,
+      description = {
+        "PMIX_ALLOC_ACTIVATE: daemons on nodes you already hold (answered by the DVM itself);",
+        "--host in the syntax of PRRTE's --activate (names, +all, +n<K>), --hostfile FILE"
+      })
+  static final class Activate extends Op {
+    @Option(names = "--host", paramLabel = "SPEC", description = "PMIX_HOST")
+    String host;
+
+    @Option(names = "--hostfile", paramLabel = "FILE", description = "PMIX_HOSTFILE")
+    String hostfile;
+
+    @Override
+    AllocDirective directive() {
+      return AllocDirective.ACTIVATE;
+    }
+
+    @Override
+    List<Info> infos() {
+      if (host == null && hostfile == null) {
+        throw new CliError("--host: missing (expected: --host SPEC and/or --hostfile FILE)");
+      }
+      List<Info> i = new ArrayList<>();
+      if (host != null) {
+        i.add(Info.of(PmixKey.PMIX_HOST, host));
+      }
+      if (hostfile != null) {
+        i.add(Info.of(PmixKey.PMIX_HOSTFILE, hostfile));
+      }
+      return i;
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package io.fluxdrm.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.dvm.wire.DvmWire;
+import io.fluxdrm.dvm.wire.HubDvmPort;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.InfoCodec;
+import io.fluxdrm.pmix.PmixDataType;
+import io.fluxdrm.pmix.PmixException;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.reactor.Reactor;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import picocli.CommandLine.Option;
+
+/**
+ * What the DVM's client commands ({@code sessionctrl}, {@code alloc}) share: where the DVM is, one
+ * request and its answer, and how the answer is printed (decision D373).
+ */
+final class DvmClient {
+  /** The environment variable naming the DVM's endpoint when {@code --connect} is not given. */
+  static final String URI_ENV = "FLUXDRM_DVM_URI";
+
+  private DvmClient() {}
+
+  /** The default rendezvous directory of {@code fluxdrm dvm}: {@code $TMPDIR/fluxdrm-dvm-UID}. */
+  static Path defaultDir() {
+    String tmp = System.getenv("TMPDIR");
+    return Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp, "fluxdrm-dvm-" + Daemon.uid());
+  }
+
+  /** The options every client command takes. */
+  static final class Options {
+    @Option(
+        names = "--connect",
+        paramLabel = "ENDPOINT",
+        description =
+            "Where the DVM listens: unix:DIR, local://PATH or tcp://127.0.0.1:PORT (default: $"
+                + URI_ENV
+                + ", else 'fluxdrm dvm''s default unix:$TMPDIR/fluxdrm-dvm-UID)")
+    String connect;
+
+    @Option(names = "--json", description = "Print the answer as JSON on stdout")
+    boolean json;
+
+    @Option(
+        names = "--timeout",
+        paramLabel = "SECONDS",
+        defaultValue = "60",
+        description = "How long to wait for the answer (default: ${DEFAULT-VALUE})")
+    int timeoutSeconds;
+
+    @Option(
+        names = "--info",
+        paramLabel = "JSON",
+        description =
+            "Extra infos to send, an array in InfoCodec's form, e.g."
+                + " '[{\"key\":\"pmix.alloc.queue\",\"value\":\"batch\"}]' (repeatable)")
+    List<String> extraInfos = new ArrayList<>();
+
+    /** The connector URI. */
+    String uri() {
+      String c = connect != null ? connect : System.getenv(URI_ENV);
+      if (c == null || c.isEmpty()) {
+        return "local://" + defaultDir().resolve("local");
+      }
+      if (c.startsWith("unix:") && c.length() > 5) {
+        return "local://" + Path.of(c.substring(5)).resolve("local");
+      }
+      if (c.startsWith("local://") && c.length() > 8) {
+        return c;
+      }
+      if (c.matches("tcp://(127\\.[0-9.]+|localhost|\\[::1\\]):\\d{1,5}")) {
+        return c;
+      }
+      throw new CliError(
+          "--connect: \""
+              + c
+              + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT on loopback)");
+    }
+
+    /** The {@code --info} entries, decoded. */
+    List<Info> extras() {
+      List<Info> out = new ArrayList<>();
+      for (String s : extraInfos) {
+        try {
+          out.addAll(InfoCodec.decode(s));
+        } catch (PmixException e) {
+          throw new CliError("--info: " + e.getMessage());
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Connects, sends one request and prints its answer; the exit status is 0 for {@code
+   * PMIX_SUCCESS}, 1 otherwise.
+   *
+   * @param what names the request in error lines, e.g. "session 42"
+   */
+  static int run(
+      Options o,
+      PrintWriter out,
+      PrintWriter err,
+      String prefix,
+      String what,
+      Function<HubDvmPort, CompletableFuture<StatusInfos>> call)
+      throws InterruptedException {
+    String uri = o.uri();
+    Reactor reactor = Reactor.start("fluxdrm-client");
+    FluxHandle h = null;
+    try {
+      h =
+          uri.startsWith("tcp://")
+              ? FluxHandle.connectZmq(reactor, uri, null)
+              : FluxHandle.connect(reactor, uri, Duration.ofSeconds(o.timeoutSeconds));
+      HubDvmPort port = new HubDvmPort(h, Duration.ofSeconds(o.timeoutSeconds));
+      StatusInfos a;
+      try {
+        a = call.apply(port).get(o.timeoutSeconds + 5L, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause();
+        if (c instanceof RpcException r) {
+          throw new CliError(
+              uri
+                  + ": "
+                  + (r.errnum() == Errno.ENOSYS
+                      ? "no DVM there (expected: 'fluxdrm dvm' listening)"
+                      : r.getMessage()));
+        }
+        throw new CliError(uri + ": " + c.getMessage());
+      } catch (TimeoutException e) {
+        throw new CliError(uri + ": no answer in " + o.timeoutSeconds + " s");
+      }
+      print(a, o.json, out);
+      if (!a.succeeded()) {
+        err.println(
+            prefix
+                + what
+                + ": "
+                + a.status().name()
+                + DvmWire.errorText(a).map(t -> " (" + t + ")").orElse(""));
+        err.flush();
+        return Main.EXIT_ERROR;
+      }
+      return 0;
+    } catch (RpcException e) {
+      throw new CliError(
+          "--connect: "
+              + uri
+              + ": "
+              + e.getMessage()
+              + (e.errnum() == Errno.ENOENT || e.errnum() == Errno.ECONNREFUSED
+                  ? " (expected: 'fluxdrm dvm' listening there)"
+                  : ""));
+    } finally {
+      if (h != null) {
+        h.close();
+      }
+      reactor.close();
+    }
+  }
+
+  /** Prints the status by name, then one {@code NAME=value} line per info (or JSON). */
+  static void print(StatusInfos a, boolean json, PrintWriter out) {
+    if (json) {
+      ObjectNode o = Json.object();
+      o.put("status", a.status().name());
+      o.put("code", a.status().code());
+      o.set("infos", InfoCodec.encode(a.infos()));
+      out.println(o.toString());
+    } else {
+      out.println(a.status().name());
+      for (Info i : a.infos()) {
+        if (i.key().equals(DvmWire.ERROR_KEY)) {
+          continue;
+        }
+        out.println(line(i, ""));
+      }
+    }
+    out.flush();
+  }
+
+  private static String line(Info i, String indent) {
+    String name = PmixKey.nameOf(i.key()).orElse(i.key());
+    if (i.type() == PmixDataType.PMIX_DATA_ARRAY
+        && i.value() instanceof List<?> l
+        && l.stream().allMatch(Info.class::isInstance)) {
+      StringBuilder b = new StringBuilder(indent + name + ":");
+      for (Object e : l) {
+        b.append('\n').append(line((Info) e, indent + "  "));
+      }
+      return b.toString();
+    }
+    String v = i.toString();
+    return indent + name + "=" + v.substring(v.indexOf(")=") + 2);
+  }
+}

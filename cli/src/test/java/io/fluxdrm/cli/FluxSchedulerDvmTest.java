@@ -1,0 +1,128 @@
+package io.fluxdrm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fluxdrm.bridge.dvm.FluxScheduler;
+import io.fluxdrm.bridge.translate.PmixAnswer;
+import io.fluxdrm.dvm.core.DvmConfig;
+import io.fluxdrm.dvm.service.DvmService;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.port.Client;
+import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.rpc.reactor.ManualEventLoop;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bridge as the DVM's scheduler: forwarded allocation requests go to the allocation side, and
+ * each grant reaches the DVM as INSTANTIATE or EXTEND before the requester is answered.
+ */
+class FluxSchedulerDvmTest {
+  private final ManualEventLoop loop = new ManualEventLoop();
+  private final List<String> asked = new ArrayList<>();
+  private DvmService dvm;
+  private DvmPort tool;
+  private DvmPort schedPort;
+  private FluxScheduler sched;
+
+  /** Grants as the RFC 51 chain would (D10): node5 for a NEW, node6 for an EXTEND of "77". */
+  private CompletionStage<PmixAnswer> allocate(AllocDirective d, List<Info> infos) {
+    asked.add(d + " " + infos.stream().map(Info::key).toList());
+    if (infos.stream().anyMatch(i -> i.key().equals(PmixKey.PMIX_ALLOC_NUM_NODES))) {
+      return CompletableFuture.completedFuture(
+          new PmixAnswer(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE, List.of(), "denied"));
+    }
+    String node = d == AllocDirective.NEW ? "node5:2" : "node6:2";
+    return CompletableFuture.completedFuture(
+        new PmixAnswer(
+            PmixStatus.PMIX_SUCCESS,
+            List.of(
+                Info.of(PmixKey.PMIX_ALLOC_ID, "77"), Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, node)),
+            ""));
+  }
+
+  @BeforeEach
+  void start() {
+    List<DvmConfig.NodeSpec> nodes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      nodes.add(new DvmConfig.NodeSpec("node" + i, 2));
+    }
+    dvm = DvmService.builder(DvmConfig.of(nodes, "dvm", 1000), loop).checked().start();
+    loop.runPending();
+    sched = new FluxScheduler(this::allocate, () -> schedPort);
+    schedPort =
+        done(
+            dvm.attachScheduler(
+                new Client(new PmixProc("fluxdrm-bridge", 0), 1000, 1000, Client.Kind.SCHEDULER),
+                sched));
+    tool =
+        done(
+            dvm.connect(
+                new Client(new PmixProc("tool", 0), 1000, 1000, Client.Kind.TOOL), "node0"));
+  }
+
+  @AfterEach
+  void invariantsHold() {
+    loop.runPending();
+    dvm.checkInvariants();
+  }
+
+  private <T> T done(CompletionStage<T> s) {
+    loop.runPending();
+    assertThat(s.toCompletableFuture()).isDone();
+    T v = s.toCompletableFuture().join();
+    dvm.checkInvariants();
+    return v;
+  }
+
+  @Test
+  void grantOfNew_instantiatedInTheDvmBeforeTheAnswer_extendAddsNodes_completeAcknowledged() {
+    StatusInfos a =
+        done(
+            tool.allocationRequest(
+                AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    // the forwarded request reached the allocator without PMIX_REQUESTOR
+    assertThat(asked).containsExactly("NEW [" + PmixKey.PMIX_ALLOC_NODE_LIST + "]");
+    assertThat(dvm.view().session(77)).isPresent();
+    assertThat(dvm.view().session(77).orElseThrow().hosts()).containsExactly("node5");
+    assertThat(sched.sessions()).containsExactly(77L);
+
+    StatusInfos e =
+        done(
+            tool.allocationRequest(
+                AllocDirective.EXTEND, List.of(Info.of(PmixKey.PMIX_ALLOC_ID, "77"))));
+    assertThat(e.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(dvm.view().session(77).orElseThrow().hosts())
+        .containsExactlyInAnyOrder("node5", "node6");
+
+    StatusInfos t =
+        done(schedPort.sessionControl(77, List.of(Info.of(PmixKey.PMIX_SESSION_TERMINATE, true))));
+    assertThat(t.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    loop.runPending();
+    assertThat(dvm.view().session(77)).isEmpty();
+    assertThat(sched.completes()).hasSize(1);
+    assertThat(sched.sessions()).isEmpty();
+  }
+
+  @Test
+  void refusedGrant_requesterGetsTheStatus_dvmUnchanged() {
+    StatusInfos a =
+        done(
+            tool.allocationRequest(
+                AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, 2L))));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE);
+    assertThat(dvm.view().sessions()).isEmpty();
+    assertThat(sched.sessions()).isEmpty();
+  }
+}
