@@ -2,11 +2,12 @@ package io.fluxdrm.cli;
 
 import io.fluxdrm.jobmanager.JobManager;
 import io.fluxdrm.jobmanager.JobManagerException;
+import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Reactor;
-import io.fluxdrm.rpc.net.ZmqClientKeys;
-import io.fluxdrm.rpc.zmtp.Z85;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.curve.Z85;
+import io.fluxdrm.rpc.reactor.Reactor;
+import io.fluxdrm.rpc.transport.ZmqClientKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,7 +50,8 @@ final class BridgeCommand implements Callable<Integer> {
       names = "--connect",
       paramLabel = "ENDPOINT",
       description =
-          "tcp://127.0.0.1:PORT ('fluxdrm sched --listen tcp://...', ZeroMQ on loopback; any"
+          "tcp://127.0.0.1:PORT ('fluxdrm sched --listen tcp://... --tcp-loopback-role owner',"
+              + " ZeroMQ on loopback; any"
               + " host with --curve-cert and --curve-server-key),"
               + " unix:DIR ('fluxdrm sched --listen unix:DIR') or local://PATH (a Flux broker's"
               + " local connector)")
@@ -112,7 +114,17 @@ final class BridgeCommand implements Callable<Integer> {
         h.close();
       }
       reactor.close();
-      throw new CliError("--connect: " + uri + ": " + e.getMessage());
+      // issue 12, finding 5 (D330): a hub without CURVE makes its loopback peers guests
+      boolean guest = uri.startsWith("tcp://") && keys == null && e.errnum() == Errno.EPERM;
+      throw new CliError(
+          "--connect: "
+              + uri
+              + ": "
+              + e.getMessage()
+              + (guest
+                  ? " (a tcp:// hub without CURVE makes its peers guests: start it with"
+                      + " --tcp-loopback-role owner, or connect through unix:DIR)"
+                  : ""));
     }
   }
 

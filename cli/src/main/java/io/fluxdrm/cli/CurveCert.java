@@ -1,20 +1,20 @@
 package io.fluxdrm.cli;
 
-import io.fluxdrm.rpc.zmtp.CurveKeyPair;
-import io.fluxdrm.rpc.zmtp.Z85;
+import io.fluxdrm.rpc.curve.CurveKeyPair;
+import io.fluxdrm.rpc.curve.Z85;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
-import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * A CURVE certificate in the ZPL form of CZMQ's {@code zcert}, which flux-core's {@code flux
@@ -76,10 +76,54 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
     return null;
   }
 
-  /** Returns a fresh secret certificate with the given metadata. */
-  static CurveCert generate(SecureRandom random, Map<String, String> metadata) {
-    CurveKeyPair k = CurveKeyPair.generate(random);
-    return new CurveCert(Z85.encode(k.publicKey()), Z85.encode(k.secretKey()), metadata);
+  /**
+   * Hands the text of a secret certificate for {@code keys} to {@code use}, then wipes it (issue
+   * 12, finding 13; decision D331). The text is US-ASCII bytes laid out as {@code flux keygen}
+   * writes it; the secret key is Z85-encoded straight into it, never into a String, which could not
+   * be wiped. Once {@code use} returns or throws, the text and every copy of the secret key made
+   * here are zeros and {@code keys} is destroyed: {@code use} must not keep the array.
+   *
+   * @param keys the key pair, destroyed by this call
+   * @param use gets the public key (Z85) and the text
+   */
+  static void withSecretText(
+      CurveKeyPair keys, Map<String, String> metadata, BiConsumer<String, byte[]> use) {
+    String publicKey = Z85.encode(keys.publicKey());
+    byte[] secret = null;
+    byte[] text = null;
+    try {
+      secret = keys.secretKey();
+      text = secretBytes(publicKey, secret, metadata);
+      use.accept(publicKey, text);
+    } finally {
+      if (text != null) {
+        Arrays.fill(text, (byte) 0);
+      }
+      if (secret != null) {
+        Arrays.fill(secret, (byte) 0);
+      }
+      keys.destroy();
+    }
+  }
+
+  /** The layout of a secret certificate, the secret key's Z85 encoded into the returned array. */
+  private static byte[] secretBytes(String publicKey, byte[] secret, Map<String, String> metadata) {
+    StringBuilder b = new StringBuilder();
+    b.append("#   ZeroMQ CURVE **Secret** Certificate\n");
+    b.append("#   fluxdrm keygen: keep this file private (mode 0600); give out the public key\n");
+    b.append("\n");
+    b.append("metadata\n");
+    metadata.forEach((k, v) -> b.append("    ").append(k).append(" = \"").append(v).append("\"\n"));
+    b.append("curve\n");
+    b.append("    public-key = \"").append(publicKey).append("\"\n");
+    b.append("    secret-key = \"");
+    byte[] head = b.toString().getBytes(StandardCharsets.US_ASCII);
+    byte[] tail = "\"\n".getBytes(StandardCharsets.US_ASCII);
+    byte[] text = new byte[head.length + Z85.KEY_CHARS + tail.length];
+    System.arraycopy(head, 0, text, 0, head.length);
+    int end = Z85.encodeAscii(secret, text, head.length);
+    System.arraycopy(tail, 0, text, end, tail.length);
+    return text;
   }
 
   /** Returns whether this certificate holds the secret key. */
@@ -93,21 +137,23 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
     return "CurveCert[publicKey=" + publicKey + ", secret=" + isSecret() + "]";
   }
 
-  /** Returns the secret certificate's text, as {@code flux keygen} lays it out. */
+  /**
+   * Returns the secret certificate's text, as {@code flux keygen} lays it out (tests: a certificate
+   * read or built from Strings already holds its secret key in a String; keygen writes through
+   * {@link #withSecretText}).
+   */
   String secretText() {
     if (!isSecret()) {
       throw new IllegalStateException("a public certificate has no secret text");
     }
-    StringBuilder b = new StringBuilder();
-    b.append("#   ZeroMQ CURVE **Secret** Certificate\n");
-    b.append("#   fluxdrm keygen: keep this file private (mode 0600); give out the public key\n");
-    b.append("\n");
-    b.append("metadata\n");
-    metadata.forEach((k, v) -> b.append("    ").append(k).append(" = \"").append(v).append("\"\n"));
-    b.append("curve\n");
-    b.append("    public-key = \"").append(publicKey).append("\"\n");
-    b.append("    secret-key = \"").append(secretKey).append("\"\n");
-    return b.toString();
+    byte[] secret = Z85.decodeKey(secretKey);
+    byte[] text = secretBytes(publicKey, secret, metadata);
+    try {
+      return new String(text, StandardCharsets.US_ASCII);
+    } finally {
+      Arrays.fill(secret, (byte) 0);
+      Arrays.fill(text, (byte) 0);
+    }
   }
 
   /**

@@ -2,7 +2,7 @@ package io.fluxdrm.cli;
 
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.reactor.Reactor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,12 @@
 package io.fluxdrm.cli;
 
+import io.fluxdrm.rpc.curve.CurveKeyPair;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -80,13 +83,17 @@ final class KeygenCommand implements Callable<Integer> {
                 + ", which flux-core's certificate reader accepts)");
       }
     }
-    CurveCert cert =
-        CurveCert.generate(
-            new SecureRandom(),
-            metadata(name == null ? host : name, host, Clock.systemDefaultZone()));
-    write(path, cert.secretText(), force);
+    String[] publicKey = new String[1];
+    // the secret key's text lives in one array, wiped once written (D331)
+    CurveCert.withSecretText(
+        CurveKeyPair.generate(new SecureRandom()),
+        metadata(name == null ? host : name, host, Clock.systemDefaultZone()),
+        (pub, text) -> {
+          write(path, text, force);
+          publicKey[0] = pub;
+        });
     PrintWriter out = spec.commandLine().getOut();
-    out.println(cert.publicKey());
+    out.println(publicKey[0]);
     out.flush();
     return 0;
   }
@@ -129,12 +136,11 @@ final class KeygenCommand implements Callable<Integer> {
    * Writes the certificate so that it is never readable by others, not even for a moment: a new
    * file is created with mode 0600; with {@code force} a 0600 temporary file beside it replaces it.
    */
-  static void write(Path path, String text, boolean force) {
-    byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+  static void write(Path path, byte[] bytes, boolean force) {
     FileAttribute<Set<PosixFilePermission>> mode = PosixFilePermissions.asFileAttribute(OWNER_ONLY);
     if (!force) {
       try {
-        Files.write(Files.createFile(path, mode), bytes, StandardOpenOption.TRUNCATE_EXISTING);
+        writeWiped(Files.createFile(path, mode), bytes);
       } catch (FileAlreadyExistsException e) {
         throw new CliError(path + ": exists (expected: a new file, or --force to replace it)");
       } catch (UnsupportedOperationException e) {
@@ -151,7 +157,7 @@ final class KeygenCommand implements Callable<Integer> {
     Path tmp = null;
     try {
       tmp = Files.createTempFile(dir, "." + path.getFileName(), ".tmp", mode);
-      Files.write(tmp, bytes, StandardOpenOption.TRUNCATE_EXISTING);
+      writeWiped(tmp, bytes);
       try {
         Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       } catch (AtomicMoveNotSupportedException e) {
@@ -169,6 +175,26 @@ final class KeygenCommand implements Callable<Integer> {
         } catch (IOException e) {
           // the error above is the one to report; the temporary file is hidden and mode 0600
         }
+      }
+    }
+  }
+
+  /**
+   * Writes the bytes through a direct buffer of our own, zeroed afterwards: a heap array written to
+   * a file channel is copied into the JDK's cached temporary buffer, which nobody wipes (D331).
+   */
+  private static void writeWiped(Path file, byte[] bytes) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocateDirect(bytes.length);
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      buf.put(bytes).flip();
+      while (buf.hasRemaining()) {
+        ch.write(buf);
+      }
+    } finally {
+      buf.clear();
+      while (buf.hasRemaining()) {
+        buf.put((byte) 0);
       }
     }
   }

@@ -1,13 +1,13 @@
 package io.fluxdrm.cli;
 
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Hub;
-import io.fluxdrm.rpc.net.LocalHubListener;
-import io.fluxdrm.rpc.net.Reactor;
-import io.fluxdrm.rpc.net.ZmqHubListener;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.hub.LocalHubListener;
+import io.fluxdrm.rpc.hub.ZmqHubListener;
+import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
@@ -38,7 +38,8 @@ import picocli.CommandLine.Option;
       "Run the FIFO scheduler (RFC 27, RFC 51 dynamic allocation).",
       "Standalone: --listen and a pool (--resources, or --hosts with --cores); the job manager is",
       "any client of the hub that registers 'job-manager'. Beyond loopback the hub needs CURVE:",
-      "--listen tcp://ADDRESS:PORT --curve-cert FILE --curve-clients FILE.",
+      "--listen tcp://ADDRESS:PORT --curve-cert FILE --curve-clients FILE. Without CURVE the",
+      "peers of a loopback tcp:// hub are guests (--tcp-loopback-role owner to make them owners).",
       "Attached: --flux-uri local://PATH of an instance whose sched-simple was removed.",
       "Logs to stderr; stops cleanly on SIGINT or SIGTERM."
     })
@@ -68,6 +69,16 @@ final class SchedCommand implements Callable<Integer> {
           "The client public keys allowed to connect and each one's userid and role (JSON:"
               + " {\"clients\":[{\"key\":Z85,\"userid\":N,\"role\":\"owner\"|\"user\"}]})")
   Path curveClients;
+
+  @Option(
+      names = "--tcp-loopback-role",
+      paramLabel = "guest|owner",
+      description =
+          "The role of every peer of --listen tcp:// without CURVE, which cannot tell one local"
+              + " user from another: guest (default; user role, uid unknown) or owner (every local"
+              + " user who connects is the instance owner; on a host with several users give owner"
+              + " access through --listen unix:DIR instead)")
+  String tcpLoopbackRole;
 
   @Option(names = "--resources", paramLabel = "R.json", description = "The pool as an R file")
   Path resources;
@@ -126,9 +137,15 @@ final class SchedCommand implements Callable<Integer> {
     if (fluxUri != null) {
       for (Object[] o :
           new Object[][] {
-            {"--listen", listen}, {"--resources", resources}, {"--hosts", hosts},
-            {"--cores", cores}, {"--gpus", gpus}, {"--state-dir", stateDir},
-            {"--curve-cert", curveCert}, {"--curve-clients", curveClients}
+            {"--listen", listen},
+            {"--resources", resources},
+            {"--hosts", hosts},
+            {"--cores", cores},
+            {"--gpus", gpus},
+            {"--state-dir", stateDir},
+            {"--curve-cert", curveCert},
+            {"--curve-clients", curveClients},
+            {"--tcp-loopback-role", tcpLoopbackRole}
           }) {
         if (o[1] != null) {
           throw new CliError(
@@ -147,7 +164,38 @@ final class SchedCommand implements Callable<Integer> {
       throw new CliError("--listen: \"" + listen + "\" (expected: unix:DIR or tcp://HOST:PORT)");
     }
     ResourceSet pool = pool();
-    return standalone(pool, options, curve());
+    ZmqHubListener.Curve curve = curve();
+    Credentials loopback = loopbackCredentials(curve);
+    return standalone(pool, options, curve, loopback);
+  }
+
+  /**
+   * The credentials every peer of a {@code tcp://} listener without CURVE gets (issue 12, finding
+   * 5; decision D330): a guest of unknown uid, unless {@code --tcp-loopback-role owner} says every
+   * local user is the owner; null for a listener that identifies its peers.
+   */
+  private Credentials loopbackCredentials(ZmqHubListener.Curve curve) {
+    if (tcpLoopbackRole == null) {
+      return curve != null || !listen.startsWith("tcp://") ? null : Credentials.unknownGuest();
+    }
+    if (!tcpLoopbackRole.equals("guest") && !tcpLoopbackRole.equals("owner")) {
+      throw new CliError(
+          "--tcp-loopback-role: \"" + tcpLoopbackRole + "\" (expected: guest or owner)");
+    }
+    if (!listen.startsWith("tcp://")) {
+      throw new CliError(
+          "--tcp-loopback-role: not with --listen "
+              + listen
+              + " (expected: --listen tcp://HOST:PORT; a Unix-socket hub knows each peer's uid)");
+    }
+    if (curve != null) {
+      throw new CliError(
+          "--tcp-loopback-role: not with --curve-cert (expected: the clients file gives each key"
+              + " its role)");
+    }
+    return tcpLoopbackRole.equals("owner")
+        ? Credentials.owner(Daemon.uid())
+        : Credentials.unknownGuest();
   }
 
   /** The CURVE settings of {@code --curve-cert} and {@code --curve-clients}, or null for none. */
@@ -209,7 +257,8 @@ final class SchedCommand implements Callable<Integer> {
     }
   }
 
-  private int standalone(ResourceSet pool, SchedulerOptions options, ZmqHubListener.Curve curve)
+  private int standalone(
+      ResourceSet pool, SchedulerOptions options, ZmqHubListener.Curve curve, Credentials loopback)
       throws InterruptedException {
     StateStore store;
     try {
@@ -234,10 +283,16 @@ final class SchedCommand implements Callable<Integer> {
                 reactor,
                 listen,
                 curve == null
-                    ? ZmqHubListener.Options.loopback(Credentials.owner(uid))
+                    ? ZmqHubListener.Options.loopback(loopback)
                     : ZmqHubListener.Options.curve(curve));
         if (curve == null) {
-          LOG.info("listening on {}", ((ZmqHubListener) listener).endpoint());
+          LOG.info(
+              "listening on {} (no CURVE: every peer is {})",
+              ((ZmqHubListener) listener).endpoint(),
+              loopback.isOwner()
+                  ? "the instance owner, --tcp-loopback-role owner"
+                  : "a guest of unknown uid; the job manager needs --tcp-loopback-role owner"
+                      + " or --listen unix:DIR");
         } else {
           LOG.info(
               "listening on {} (CURVE, server key {}, {} client key(s))",

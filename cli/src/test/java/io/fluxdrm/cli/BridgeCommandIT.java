@@ -7,9 +7,9 @@ import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Hub;
-import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.shell.Answer;
 import io.fluxdrm.shell.ShellPlugin;
@@ -146,7 +146,20 @@ class BridgeCommandIT {
     Path bridgeLog = dir.resolve("bridge1.log");
     Path state = dir.resolve("state");
     Process sched =
-        start(schedLog, "sched", "--listen", listen, "--hosts", "node[0-3]", "--cores", "0-3");
+        tcp
+            ? start(
+                schedLog,
+                "sched",
+                "--listen",
+                listen,
+                "--tcp-loopback-role",
+                "owner",
+                "--hosts",
+                "node[0-3]",
+                "--cores",
+                "0-3")
+            : start(
+                schedLog, "sched", "--listen", listen, "--hosts", "node[0-3]", "--cores", "0-3");
     Process bridge = null;
     try (Reactor reactor = Reactor.start("bridge-it")) {
       String uri = awaitLog(schedLog, LISTENING, sched);

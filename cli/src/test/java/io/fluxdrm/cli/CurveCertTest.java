@@ -3,8 +3,8 @@ package io.fluxdrm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fluxdrm.rpc.zmtp.CurveKeyPair;
-import io.fluxdrm.rpc.zmtp.Z85;
+import io.fluxdrm.rpc.curve.CurveKeyPair;
+import io.fluxdrm.rpc.curve.Z85;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,7 +142,7 @@ class CurveCertTest {
   }
 
   @Test
-  void secretText_generated_parsesBackToTheSameCertificate() throws NoSuchAlgorithmException {
+  void withSecretText_generated_parsesBackToTheSameKeys() throws NoSuchAlgorithmException {
     long seed = new Random().nextLong();
     System.out.println("CurveCertTest seed " + seed);
     SecureRandom random = SecureRandom.getInstance("SHA1PRNG");
@@ -151,11 +151,53 @@ class CurveCertTest {
       Map<String, String> meta = new LinkedHashMap<>();
       meta.put("name", "host" + i);
       meta.put("keygen.time", "2026-11-29T10:00:0" + (i % 10));
-      CurveCert c = CurveCert.generate(random, meta);
-      CurveCert back = CurveCert.parse("c" + i, c.secretText());
-      assertThat(back).as("seed %d round %d", seed, i).isEqualTo(c);
-      assertThat(CurveKeyPair.fromSecret(Z85.decodeKey(back.secretKey())).publicKey())
-          .isEqualTo(Z85.decodeKey(back.publicKey()));
+      CurveKeyPair k = CurveKeyPair.generate(random);
+      String pub = Z85.encode(k.publicKey());
+      String sec = Z85.encode(k.secretKey());
+      int round = i;
+      CurveCert.withSecretText(
+          k,
+          meta,
+          (p, text) -> {
+            CurveCert back =
+                CurveCert.parse("c" + round, new String(text, StandardCharsets.US_ASCII));
+            assertThat(p).isEqualTo(pub);
+            assertThat(back)
+                .as("seed %d round %d", seed, round)
+                .isEqualTo(new CurveCert(pub, sec, meta));
+            assertThat(back.secretText()).isEqualTo(new String(text, StandardCharsets.US_ASCII));
+          });
+    }
+  }
+
+  /** Issue 12, finding 13 (D331): what keygen held of the secret key is zeros once written. */
+  @Test
+  void withSecretText_afterUseOrFailure_textAndKeyPairWiped() {
+    for (boolean fail : new boolean[] {false, true}) {
+      CurveKeyPair k = CurveKeyPair.fromSecret(bytes(1));
+      byte[][] seen = new byte[1][];
+      Runnable call =
+          () ->
+              CurveCert.withSecretText(
+                  k,
+                  Map.of("name", "n"),
+                  (p, text) -> {
+                    seen[0] = text;
+                    assertThat(new String(text, StandardCharsets.US_ASCII))
+                        .contains("secret-key = \"" + SEC + "\"");
+                    if (fail) {
+                      throw new CliError("disk full");
+                    }
+                  });
+      if (fail) {
+        assertThatThrownBy(call::run).isInstanceOf(CliError.class).hasMessage("disk full");
+      } else {
+        call.run();
+      }
+      assertThat(seen[0]).as("fail=%s", fail).hasSizeGreaterThan(100).containsOnly(0);
+      assertThat(k.isDestroyed()).as("fail=%s", fail).isTrue();
+      assertThatThrownBy(k::secretKey).isInstanceOf(IllegalStateException.class);
+      assertThat(k.publicKey()).isEqualTo(PAIR.publicKey());
     }
   }
 

@@ -3,9 +3,9 @@ package io.fluxdrm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Flags;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.zmtp.Z85;
+import io.fluxdrm.rpc.curve.Z85;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

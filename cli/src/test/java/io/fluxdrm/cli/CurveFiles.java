@@ -1,7 +1,7 @@
 package io.fluxdrm.cli;
 
-import io.fluxdrm.rpc.zmtp.CurveKeyPair;
-import io.fluxdrm.rpc.zmtp.Z85;
+import io.fluxdrm.rpc.curve.CurveKeyPair;
+import io.fluxdrm.rpc.curve.Z85;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.fluxdrm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fluxdrm.rpc.zmtp.Z85;
+import io.fluxdrm.rpc.curve.Z85;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -53,6 +53,10 @@ class SchedCommandTest {
           bad clients          | POOL --listen tcp://0.0.0.0:0 --curve-cert DIR/server.cert --curve-clients DIR/bad-clients.json | fluxdrm sched: DIR/bad-clients.json: /clients/1/role: "admin" (expected: one of ["owner","user"])
           no clients file      | POOL --listen tcp://0.0.0.0:0 --curve-cert DIR/server.cert --curve-clients DIR/none.json | fluxdrm sched: DIR/none.json: no such file (expected: a CURVE clients file)
           attached and curve   | --flux-uri local:///nowhere --curve-cert DIR/server.cert | fluxdrm sched: --curve-cert: not with --flux-uri (expected: the broker gives resources and state)
+          role word            | POOL --listen tcp://127.0.0.1:0 --tcp-loopback-role admin | fluxdrm sched: --tcp-loopback-role: "admin" (expected: guest or owner)
+          role on unix         | POOL --listen unix:DIR/hub --tcp-loopback-role owner | fluxdrm sched: --tcp-loopback-role: not with --listen unix:DIR/hub (expected: --listen tcp://HOST:PORT; a Unix-socket hub knows each peer's uid)
+          role with curve      | POOL --listen tcp://127.0.0.1:0 --curve-cert DIR/server.cert --curve-clients DIR/clients.json --tcp-loopback-role owner | fluxdrm sched: --tcp-loopback-role: not with --curve-cert (expected: the clients file gives each key its role)
+          attached and role    | --flux-uri local:///nowhere --tcp-loopback-role guest | fluxdrm sched: --tcp-loopback-role: not with --flux-uri (expected: the broker gives resources and state)
           """)
   void sched_badCurveOptions_oneLineExit1BeforeListening(
       String name, String args, String err, @TempDir Path dir) throws Exception {

@@ -1,16 +1,20 @@
 package io.fluxdrm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.ResourceSet;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * plays the job manager (registers {@code job-manager}, serves hello and ready as RFC 27 says) and
  * runs alloc, an RFC 51 grow and shrink, partial and final frees, checking every answer and the
  * scheduler's log; SIGTERM ends it with the documented status. Listening beyond loopback without
- * CURVE keys is refused with one line and status 1.
+ * CURVE keys is refused with one line and status 1. Without CURVE every peer is a guest unless
+ * {@code --tcp-loopback-role owner} says otherwise (issue 12, finding 5; decision D330).
  */
 @Timeout(180)
 class SchedTcpIT {
@@ -41,6 +46,8 @@ class SchedTcpIT {
             "sched",
             "--listen",
             "tcp://127.0.0.1:*",
+            "--tcp-loopback-role",
+            "owner",
             "--hosts",
             "node[0-3]",
             "--cores",
@@ -126,6 +133,8 @@ class SchedTcpIT {
             "sched",
             "--listen",
             "tcp://127.0.0.1:*",
+            "--tcp-loopback-role",
+            "owner",
             "--hosts",
             "node[0-1]",
             "--cores",
@@ -152,6 +161,85 @@ class SchedTcpIT {
       }
       assertThat(p.terminate()).isEqualTo(EXIT_SIGTERM);
       assertThat(p.stderr()).contains("job manager").doesNotContain("Exception");
+    }
+  }
+
+  /**
+   * Issue 12, finding 5 (D330): a loopback hub without CURVE cannot tell one local user from
+   * another, so by default (or with {@code --tcp-loopback-role guest}) its peers are guests of
+   * unknown uid: {@code service.add job-manager} and {@code sched.alloc} are refused with EPERM,
+   * and a bridge started against it exits 1 saying why. With {@code --tcp-loopback-role owner} the
+   * same client is the owner: it registers the job manager and its alloc is granted.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"default", "guest", "owner"})
+  void sched_tcpLoopbackWithoutCurve_peersAreGuestsUnlessOwnerIsConfigured(
+      String role, @TempDir Path dir) throws Exception {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of("--listen", "tcp://127.0.0.1:*", "--hosts", "node0", "--cores", "0"));
+    if (!role.equals("default")) {
+      args.addAll(List.of("--tcp-loopback-role", role));
+    }
+    try (SchedProcess p = SchedProcess.start(dir, role, args.toArray(String[]::new))) {
+      String endpoint = p.awaitLog("listening on (tcp://127\\.0\\.0\\.1:[0-9]+)");
+      // the listener opens before the scheduler registers its service (ENOSYS until then)
+      p.awaitLog("ready: pool");
+      try (Reactor reactor = Reactor.start("sched-tcp-role-it")) {
+        if (role.equals("owner")) {
+          try (ItJobManager jm =
+              new ItJobManager(FluxHandle.connectZmq(reactor, endpoint, null), List.of())) {
+            jm.awaitReady();
+            Message a = jm.call("sched.alloc", ItJobManager.alloc(1, Jobspecs.nodes(1, 1, false)));
+            assertThat(r(a.json().get("R")).summary()).isEqualTo("rank0/core0");
+          }
+          assertThat(p.stderr()).contains("every peer is the instance owner");
+        } else {
+          FluxHandle h = FluxHandle.connectZmq(reactor, endpoint, null);
+          assertThatThrownBy(
+                  () ->
+                      h.register(
+                              io.fluxdrm.rpc.service.Service.builder("job-manager")
+                                  .on("sched-ready", req -> req.respond(Json.object()))
+                                  .build())
+                          .get(30, TimeUnit.SECONDS))
+              .cause()
+              .isInstanceOfSatisfying(
+                  RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EPERM))
+              .hasMessageContaining("service.add: job-manager");
+          assertThatThrownBy(
+                  () ->
+                      h.rpc("sched.alloc", ItJobManager.alloc(1, Jobspecs.nodes(1, 1, false)))
+                          .get(30, TimeUnit.SECONDS))
+              .cause()
+              .isInstanceOfSatisfying(
+                  RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EPERM))
+              .hasMessage(
+                  "sched.alloc: user 4294967295 is not the instance owner (expected: the"
+                      + " job manager)");
+          h.close();
+          if (role.equals("default")) {
+            Path log = dir.resolve("bridge.log");
+            Process bridge =
+                BridgeCommandIT.start(
+                    log,
+                    "bridge",
+                    "--connect",
+                    endpoint,
+                    "--state-dir",
+                    dir.resolve("state").toString());
+            assertThat(bridge.waitFor(60, TimeUnit.SECONDS)).as("bridge exits").isTrue();
+            assertThat(bridge.exitValue()).isEqualTo(1);
+            assertThat(java.nio.file.Files.readString(log))
+                .contains("service.add: job-manager")
+                .contains("start it with --tcp-loopback-role owner, or connect through unix:DIR")
+                .doesNotContain("\tat ");
+          }
+          assertThat(p.stderr()).contains("every peer is a guest of unknown uid");
+        }
+      }
+      assertThat(p.terminate()).isEqualTo(EXIT_SIGTERM);
+      assertThat(p.stderr()).doesNotContain("Exception");
     }
   }
 

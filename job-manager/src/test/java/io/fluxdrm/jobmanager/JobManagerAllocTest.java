@@ -7,13 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Service;
-import io.fluxdrm.rpc.net.ServiceRequest;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.service.Service;
+import io.fluxdrm.rpc.service.ServiceRequest;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.sched.SchedulerOptions;

@@ -9,10 +9,10 @@ import static io.fluxdrm.jobmanager.JmFixture.release;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
-import io.fluxdrm.rpc.net.Credentials;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
-import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rset.ResourceSet;
 import java.nio.file.Files;
 import java.nio.file.Path;

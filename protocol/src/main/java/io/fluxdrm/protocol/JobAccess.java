@@ -3,7 +3,7 @@ package io.fluxdrm.protocol;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.ServiceRequest;
+import io.fluxdrm.rpc.service.ServiceRequest;
 import java.util.Set;
 
 /**

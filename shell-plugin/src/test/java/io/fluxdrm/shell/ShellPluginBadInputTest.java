@@ -137,7 +137,7 @@ class ShellPluginBadInputTest {
     ShellFixture f = shrinking();
     CompletableFuture<Message> g =
         f.call(
-            f.hub.attach(io.fluxdrm.rpc.net.Credentials.owner(ShellFixture.OWNER)),
+            f.hub.attach(io.fluxdrm.rpc.Credentials.owner(ShellFixture.OWNER)),
             "task-exit",
             Json.object().put("ranks", "3"));
     assertThat(answer(g)).isEqualTo(Json.object());

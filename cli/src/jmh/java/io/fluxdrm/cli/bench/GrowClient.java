@@ -2,7 +2,7 @@ package io.fluxdrm.cli.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Json;
-import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.shell.ShellPlugin;
 import java.util.concurrent.TimeUnit;
 

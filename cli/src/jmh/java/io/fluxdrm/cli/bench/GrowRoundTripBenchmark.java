@@ -1,10 +1,10 @@
 package io.fluxdrm.cli.bench;
 
 import io.fluxdrm.jobmanager.JobManager;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Hub;
-import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.Credentials;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;

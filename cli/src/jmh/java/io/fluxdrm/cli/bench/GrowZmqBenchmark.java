@@ -3,8 +3,8 @@ package io.fluxdrm.cli.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.shell.ShellPlugin;
 import java.nio.charset.StandardCharsets;
@@ -155,7 +155,27 @@ public class GrowZmqBenchmark {
     String listen = hub.equals("tcp") ? "tcp://127.0.0.1:*" : "unix:" + dir.resolve("hub");
     Runtime.getRuntime().addShutdownHook(new Thread(this::stopChildren));
     Process sched =
-        child("sched.log", "sched", "--listen", listen, "--hosts", "node[0-15]", "--cores", "0-3");
+        hub.equals("tcp")
+            ? child(
+                "sched.log",
+                "sched",
+                "--listen",
+                listen,
+                "--tcp-loopback-role",
+                "owner",
+                "--hosts",
+                "node[0-15]",
+                "--cores",
+                "0-3")
+            : child(
+                "sched.log",
+                "sched",
+                "--listen",
+                listen,
+                "--hosts",
+                "node[0-15]",
+                "--cores",
+                "0-3");
     String uri = awaitEndpoint(sched);
     Process bridge =
         child(

@@ -2,12 +2,12 @@ package io.fluxdrm.cli.replay;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.jobmanager.JobManager;
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Json;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.EventLoop;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Hub;
-import io.fluxdrm.rpc.net.Service;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.reactor.EventLoop;
+import io.fluxdrm.rpc.service.Service;
 import io.fluxdrm.rpc.transcript.Normalisation;
 import io.fluxdrm.rpc.transcript.ReplayProvider;
 import io.fluxdrm.rpc.transcript.ServiceFactory;

@@ -12,6 +12,20 @@ import java.util.List;
 final class Layering {
   private Layering() {}
 
+  /**
+   * The packages of rpc that move messages (issue 11, scope 3): a pure core may use the message
+   * model, errno and job ids of {@code io.fluxdrm.rpc} itself, none of these.
+   */
+  private static final String[] RPC_NET = {
+    "io.fluxdrm.rpc.client..",
+    "io.fluxdrm.rpc.service..",
+    "io.fluxdrm.rpc.reactor..",
+    "io.fluxdrm.rpc.transport..",
+    "io.fluxdrm.rpc.hub..",
+    "io.fluxdrm.rpc.zmtp..",
+    "io.fluxdrm.rpc.curve.."
+  };
+
   /** Pure cores take events and return decisions: no sockets, no hub (ARCHITECTURE rule 2). */
   static final ArchRule PURE_CORES_NO_NET =
       noClasses()
@@ -23,8 +37,8 @@ final class Layering {
               "io.fluxdrm.dvm.core..")
           .should()
           .dependOnClassesThat()
-          .resideInAPackage("io.fluxdrm.rpc.net..")
-          .as("pure cores import no io.fluxdrm.rpc.net");
+          .resideInAnyPackage(RPC_NET)
+          .as("pure cores import no rpc client, service, reactor, transport, hub, zmtp nor curve");
 
   /**
    * The PMIx model and the DVM port know nothing Flux-side (D17, D240); pmix does not use rset
@@ -81,11 +95,80 @@ final class Layering {
               "org.slf4j.simple..", "ch.qos.logback..", "org.apache.logging.slf4j..")
           .as("library modules import no logging binding");
 
+  /** ZMTP and CurveZMQ are pure codecs (docs/rpc.md): no loop, no socket owner, no role. */
+  static final ArchRule RPC_WIRE_PURE =
+      noClasses()
+          .that()
+          .resideInAnyPackage("io.fluxdrm.rpc.zmtp..", "io.fluxdrm.rpc.curve..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "io.fluxdrm.rpc.client..",
+              "io.fluxdrm.rpc.service..",
+              "io.fluxdrm.rpc.reactor..",
+              "io.fluxdrm.rpc.transport..",
+              "io.fluxdrm.rpc.hub..",
+              "io.fluxdrm.rpc.transcript..")
+          .as("rpc.zmtp and rpc.curve import no rpc client, service, reactor, transport nor hub");
+
+  /** The event loop is the bottom of the rpc packages: it knows no Flux role. */
+  static final ArchRule RPC_REACTOR_BOTTOM =
+      noClasses()
+          .that()
+          .resideInAPackage("io.fluxdrm.rpc.reactor..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "io.fluxdrm.rpc.client..",
+              "io.fluxdrm.rpc.service..",
+              "io.fluxdrm.rpc.transport..",
+              "io.fluxdrm.rpc.hub..",
+              "io.fluxdrm.rpc.zmtp..",
+              "io.fluxdrm.rpc.curve..")
+          .as("rpc.reactor imports no other rpc role");
+
+  /** The service API is handed its loop and a way out by the handle; it knows no handle. */
+  static final ArchRule RPC_SERVICE_NO_CLIENT =
+      noClasses()
+          .that()
+          .resideInAPackage("io.fluxdrm.rpc.service..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "io.fluxdrm.rpc.client..", "io.fluxdrm.rpc.transport..", "io.fluxdrm.rpc.hub..")
+          .as("rpc.service imports no rpc client, transport nor hub");
+
+  /** A handle talks to a hub or a broker alike, through a connector: it knows no hub. */
+  static final ArchRule RPC_CLIENT_NO_HUB =
+      noClasses()
+          .that()
+          .resideInAPackage("io.fluxdrm.rpc.client..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("io.fluxdrm.rpc.hub..")
+          .as("rpc.client imports no rpc.hub");
+
+  /** Transports carry bytes for whoever drives them: no hub, no handle, no service. */
+  static final ArchRule RPC_TRANSPORT_NO_ROLE =
+      noClasses()
+          .that()
+          .resideInAPackage("io.fluxdrm.rpc.transport..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "io.fluxdrm.rpc.hub..", "io.fluxdrm.rpc.client..", "io.fluxdrm.rpc.service..")
+          .as("rpc.transport imports no rpc hub, client nor service");
+
   static final List<ArchRule> ALL =
       List.of(
           PURE_CORES_NO_NET,
           PMIX_NOTHING_FLUX_SIDE,
           NOTHING_IMPORTS_CLI,
           JOB_MANAGER_NO_BRIDGE_NOR_PMIX,
-          LIBRARIES_NO_BINDING);
+          LIBRARIES_NO_BINDING,
+          RPC_WIRE_PURE,
+          RPC_REACTOR_BOTTOM,
+          RPC_SERVICE_NO_CLIENT,
+          RPC_CLIENT_NO_HUB,
+          RPC_TRANSPORT_NO_ROLE);
 }

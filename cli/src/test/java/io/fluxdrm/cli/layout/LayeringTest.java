@@ -22,6 +22,8 @@ class LayeringTest {
   private static final JavaClasses MAIN =
       new ClassFileImporter()
           .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          // rpc's test-jar (fixtures) is on the classpath as a jar once packaged: not main code
+          .withImportOption(location -> !location.contains("-tests.jar"))
           .importPackages("io.fluxdrm");
 
   @Test
@@ -31,7 +33,13 @@ class LayeringTest {
     assertThat(MAIN.containPackage("io.fluxdrm.jobmanager")).isTrue();
     assertThat(MAIN.containPackage("io.fluxdrm.bridge.translate")).isTrue();
     assertThat(MAIN.containPackage("io.fluxdrm.cli")).isTrue();
+    for (String p :
+        new String[] {"client", "service", "reactor", "transport", "hub", "zmtp", "curve"}) {
+      assertThat(MAIN.containPackage("io.fluxdrm.rpc." + p)).as(p).isTrue();
+    }
+    assertThat(MAIN.containPackage("io.fluxdrm.rpc.net")).isFalse();
     assertThat(MAIN.stream().anyMatch(c -> c.getPackageName().contains("layoutfixture"))).isFalse();
+    assertThat(MAIN.stream().anyMatch(c -> c.getSimpleName().endsWith("Test"))).isFalse();
   }
 
   @ParameterizedTest(name = "{0}")
@@ -75,6 +83,26 @@ class LayeringTest {
         Arguments.of(
             "a library on slf4j-simple",
             Layering.LIBRARIES_NO_BINDING,
-            io.fluxdrm.rset.layoutfixture.RsetOnBinding.class));
+            io.fluxdrm.rset.layoutfixture.RsetOnBinding.class),
+        Arguments.of(
+            "zmtp on the hub",
+            Layering.RPC_WIRE_PURE,
+            io.fluxdrm.rpc.zmtp.layoutfixture.ZmtpOnTheHub.class),
+        Arguments.of(
+            "the reactor on the client",
+            Layering.RPC_REACTOR_BOTTOM,
+            io.fluxdrm.rpc.reactor.layoutfixture.ReactorOnTheClient.class),
+        Arguments.of(
+            "the service API on the client",
+            Layering.RPC_SERVICE_NO_CLIENT,
+            io.fluxdrm.rpc.service.layoutfixture.ServiceOnTheClient.class),
+        Arguments.of(
+            "the client on the hub",
+            Layering.RPC_CLIENT_NO_HUB,
+            io.fluxdrm.rpc.client.layoutfixture.ClientOnTheHub.class),
+        Arguments.of(
+            "a transport on the hub",
+            Layering.RPC_TRANSPORT_NO_ROLE,
+            io.fluxdrm.rpc.transport.layoutfixture.TransportOnTheHub.class));
   }
 }

@@ -4,13 +4,13 @@ import static io.fluxdrm.jobmanager.JmFixture.nodes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fluxdrm.jobmanager.JmFixture;
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Hub;
-import io.fluxdrm.rpc.net.ManualEventLoop;
-import io.fluxdrm.rpc.net.Service;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.reactor.ManualEventLoop;
+import io.fluxdrm.rpc.service.Service;
 import io.fluxdrm.rpc.transcript.Normalisation;
 import io.fluxdrm.rpc.transcript.Replay;
 import io.fluxdrm.rpc.transcript.ReplayAssertions;

@@ -12,8 +12,8 @@ import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageType;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.MessageTap;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.client.MessageTap;
 import io.fluxdrm.rpc.transcript.ReplayRegistry;
 import io.fluxdrm.rpc.transcript.ReplayResult;
 import io.fluxdrm.rset.ResourceSet;
@@ -74,7 +74,7 @@ class ShellTranscriptTest {
     CompletableFuture<Message> bob =
         rpc(
             c,
-            c.f.hub.attach(io.fluxdrm.rpc.net.Credentials.user(BOB)),
+            c.f.hub.attach(io.fluxdrm.rpc.Credentials.user(BOB)),
             svc + "realloc",
             spec("spec_add", 1));
     assertThat(error(bob).errnum()).isEqualTo(Errno.EPERM);

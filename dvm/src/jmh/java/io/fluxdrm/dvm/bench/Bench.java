@@ -10,7 +10,7 @@ import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.port.Client;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.StatusInfos;
-import io.fluxdrm.rpc.net.ManualEventLoop;
+import io.fluxdrm.rpc.reactor.ManualEventLoop;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

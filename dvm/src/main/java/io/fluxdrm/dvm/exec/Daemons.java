@@ -1,6 +1,6 @@
 package io.fluxdrm.dvm.exec;
 
-import io.fluxdrm.rpc.net.EventLoop;
+import io.fluxdrm.rpc.reactor.EventLoop;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.fluxdrm.dvm.exec;
 
-import io.fluxdrm.rpc.net.EventLoop;
+import io.fluxdrm.rpc.reactor.EventLoop;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.fluxdrm.dvm.exec;
 
-import io.fluxdrm.rpc.net.EventLoop;
+import io.fluxdrm.rpc.reactor.EventLoop;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

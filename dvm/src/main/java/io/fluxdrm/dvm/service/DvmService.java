@@ -24,7 +24,7 @@ import io.fluxdrm.pmix.port.Registration;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.SpawnResult;
 import io.fluxdrm.pmix.port.StatusInfos;
-import io.fluxdrm.rpc.net.EventLoop;
+import io.fluxdrm.rpc.reactor.EventLoop;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -7,7 +7,7 @@ import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.StatusInfos;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.client.FluxHandle;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

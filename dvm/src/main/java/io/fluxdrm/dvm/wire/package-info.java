@@ -4,8 +4,8 @@
  * io.fluxdrm.dvm.wire.DvmTopics}), their JSON payloads with info arrays in {@link
  * io.fluxdrm.pmix.InfoCodec}'s form ({@link io.fluxdrm.dvm.wire.DvmWire}, schemas {@code
  * dvm.*.schema.json}), a {@link io.fluxdrm.pmix.port.DvmPort} over a {@link
- * io.fluxdrm.rpc.net.FluxHandle} ({@link io.fluxdrm.dvm.wire.HubDvmPort}), and the scheduler's end
- * ({@link io.fluxdrm.dvm.wire.SchedulerEndpoint}). A requester's identity is its connection (route
- * and uid, decision D16), never a payload field.
+ * io.fluxdrm.rpc.client.FluxHandle} ({@link io.fluxdrm.dvm.wire.HubDvmPort}), and the scheduler's
+ * end ({@link io.fluxdrm.dvm.wire.SchedulerEndpoint}). A requester's identity is its connection
+ * (route and uid, decision D16), never a payload field.
  */
 package io.fluxdrm.dvm.wire;

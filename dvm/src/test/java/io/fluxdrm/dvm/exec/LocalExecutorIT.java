@@ -3,7 +3,7 @@ package io.fluxdrm.dvm.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fluxdrm.rpc.fixture.Wait;
-import io.fluxdrm.rpc.net.Reactor;
+import io.fluxdrm.rpc.reactor.Reactor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package io.fluxdrm.dvm.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fluxdrm.rpc.net.ManualEventLoop;
+import io.fluxdrm.rpc.reactor.ManualEventLoop;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,7 +15,7 @@ import io.fluxdrm.pmix.port.Client;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.StatusInfos;
-import io.fluxdrm.rpc.net.ManualEventLoop;
+import io.fluxdrm.rpc.reactor.ManualEventLoop;
 import io.fluxdrm.testkit.InvariantsExtension;
 import java.time.Duration;
 import java.util.ArrayList;

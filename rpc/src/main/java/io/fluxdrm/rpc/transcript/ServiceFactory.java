@@ -1,7 +1,7 @@
 package io.fluxdrm.rpc.transcript;
 
-import io.fluxdrm.rpc.net.EventLoop;
-import io.fluxdrm.rpc.net.Service;
+import io.fluxdrm.rpc.reactor.EventLoop;
+import io.fluxdrm.rpc.service.Service;
 
 /** Makes a fresh service for a replay; the loop gives it the replay's clock and timers. */
 @FunctionalInterface

@@ -8,7 +8,7 @@ import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageType;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.MessageTap;
+import io.fluxdrm.rpc.client.MessageTap;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.fluxdrm.rpc.transcript;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
-import io.fluxdrm.rpc.net.MessageTap;
+import io.fluxdrm.rpc.client.MessageTap;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

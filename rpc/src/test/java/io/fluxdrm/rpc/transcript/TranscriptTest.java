@@ -8,16 +8,16 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.EventLoop;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Hub;
-import io.fluxdrm.rpc.net.ManualEventLoop;
-import io.fluxdrm.rpc.net.Service;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.reactor.EventLoop;
+import io.fluxdrm.rpc.reactor.ManualEventLoop;
+import io.fluxdrm.rpc.service.Service;
 import java.io.InputStream;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -234,7 +234,7 @@ class TranscriptTest {
             Message.event("ev.x", 9, new byte[] {1, 2, (byte) 0xff}),
             Message.request("a.c", new byte[] {'[', '1', ']', 0}));
     for (Message m : messages) {
-      TranscriptLine l = new TranscriptLine(T0, io.fluxdrm.rpc.net.MessageTap.Direction.IN, m);
+      TranscriptLine l = new TranscriptLine(T0, io.fluxdrm.rpc.client.MessageTap.Direction.IN, m);
       TranscriptLine back = TranscriptLine.fromJson(l.toJson(), "t:1");
       assertThat(back).isEqualTo(l);
     }

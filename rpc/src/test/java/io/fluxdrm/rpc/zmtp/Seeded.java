@@ -4,11 +4,11 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 
 /** Deterministic randomness for the CURVE tests: a seeded SHA1PRNG. */
-final class Seeded {
+public final class Seeded {
   private Seeded() {}
 
   /** Returns a SecureRandom whose output depends only on the seed. */
-  static SecureRandom random(long seed) {
+  public static SecureRandom random(long seed) {
     try {
       SecureRandom r = SecureRandom.getInstance("SHA1PRNG");
       r.setSeed(seed);
@@ -19,7 +19,7 @@ final class Seeded {
   }
 
   /** Returns the seed of a test run, printed so that a failure can be replayed. */
-  static long seed(String test) {
+  public static long seed(String test) {
     long seed = Long.getLong("curve.seed", System.nanoTime());
     System.out.println(test + ": seed " + seed + " (replay with -Dcurve.seed=" + seed + ")");
     return seed;

@@ -2,6 +2,9 @@ package io.fluxdrm.rpc.zmtp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fluxdrm.rpc.curve.CurveClient;
+import io.fluxdrm.rpc.curve.CurveKeyPair;
+import io.fluxdrm.rpc.curve.CurveServer;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 

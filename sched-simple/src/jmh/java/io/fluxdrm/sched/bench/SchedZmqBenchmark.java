@@ -1,14 +1,14 @@
 package io.fluxdrm.sched.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Hub;
-import io.fluxdrm.rpc.net.Reactor;
-import io.fluxdrm.rpc.net.Service;
-import io.fluxdrm.rpc.net.ZmqHubListener;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.hub.ZmqHubListener;
+import io.fluxdrm.rpc.reactor.Reactor;
+import io.fluxdrm.rpc.service.Service;
 import io.fluxdrm.sched.QueueDepth;
 import io.fluxdrm.sched.SchedulerOptions;
 import io.fluxdrm.sched.service.SchedService;

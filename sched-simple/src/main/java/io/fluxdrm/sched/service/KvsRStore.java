@@ -7,7 +7,7 @@ import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.FluxHandle;
+import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rset.ResourceSet;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -6,7 +6,7 @@ import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.ServiceRequest;
+import io.fluxdrm.rpc.service.ServiceRequest;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.sched.Decision;
 import io.fluxdrm.sched.JobspecRequests;

@@ -3,11 +3,11 @@ package io.fluxdrm.sched.service;
 import static io.fluxdrm.sched.service.SchedFixture.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Message;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Service;
-import io.fluxdrm.rpc.net.ServiceRequest;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.service.Service;
+import io.fluxdrm.rpc.service.ServiceRequest;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.sched.SchedulerOptions;
 import java.time.Duration;

@@ -3,12 +3,12 @@ package io.fluxdrm.sched.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.Credentials;
-import io.fluxdrm.rpc.net.FluxHandle;
-import io.fluxdrm.rpc.net.Hub;
-import io.fluxdrm.rpc.net.ManualEventLoop;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.reactor.ManualEventLoop;
 import io.fluxdrm.rpc.transcript.TranscriptRecorder;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;

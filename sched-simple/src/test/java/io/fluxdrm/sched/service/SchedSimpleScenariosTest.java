@@ -3,11 +3,11 @@ package io.fluxdrm.sched.service;
 import static io.fluxdrm.sched.service.SchedFixture.answer;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
-import io.fluxdrm.rpc.net.Credentials;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.sched.SchedulerOptions;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.fluxdrm.shell.core.layoutfixture;
 
-import io.fluxdrm.rpc.net.Hub;
+import io.fluxdrm.rpc.hub.Hub;
 
 /** Breaks one layering rule on purpose (LayeringTest): a pure core that reaches the hub. */
 public final class CoreOnTheNet {
