@@ -65,6 +65,12 @@ final class DvmCommand implements Callable<Integer> {
               + " tcp://127.0.0.1:PORT")
   String listen;
 
+  @Option(
+      names = LoopbackRole.OPTION,
+      paramLabel = "guest|owner",
+      description = LoopbackRole.DESCRIPTION)
+  String tcpLoopbackRole;
+
   @Option(names = "--simulated", description = "Start no process: procs run until signalled")
   boolean simulated;
 
@@ -116,6 +122,7 @@ final class DvmCommand implements Callable<Integer> {
           "--listen: \"" + endpoint + "\" (expected: unix:DIR or tcp://127.0.0.1:PORT)");
     }
     int uid = Daemon.uid();
+    Credentials loopback = LoopbackRole.credentials(tcpLoopbackRole, endpoint, false, uid);
     DvmConfig config =
         new DvmConfig(
             nodes,
@@ -139,8 +146,7 @@ final class DvmCommand implements Callable<Integer> {
         where = "unix:" + endpoint.substring(5);
       } else {
         ZmqHubListener l =
-            ZmqHubListener.start(
-                hub, reactor, endpoint, ZmqHubListener.Options.loopback(Credentials.owner(uid)));
+            ZmqHubListener.start(hub, reactor, endpoint, ZmqHubListener.Options.loopback(loopback));
         listener = l;
         where = l.endpoint();
       }

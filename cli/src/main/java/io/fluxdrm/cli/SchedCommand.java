@@ -71,13 +71,9 @@ final class SchedCommand implements Callable<Integer> {
   Path curveClients;
 
   @Option(
-      names = "--tcp-loopback-role",
+      names = LoopbackRole.OPTION,
       paramLabel = "guest|owner",
-      description =
-          "The role of every peer of --listen tcp:// without CURVE, which cannot tell one local"
-              + " user from another: guest (default; user role, uid unknown) or owner (every local"
-              + " user who connects is the instance owner; on a host with several users give owner"
-              + " access through --listen unix:DIR instead)")
+      description = LoopbackRole.DESCRIPTION)
   String tcpLoopbackRole;
 
   @Option(names = "--resources", paramLabel = "R.json", description = "The pool as an R file")
@@ -169,33 +165,9 @@ final class SchedCommand implements Callable<Integer> {
     return standalone(pool, options, curve, loopback);
   }
 
-  /**
-   * The credentials every peer of a {@code tcp://} listener without CURVE gets (issue 12, finding
-   * 5; decision D330): a guest of unknown uid, unless {@code --tcp-loopback-role owner} says every
-   * local user is the owner; null for a listener that identifies its peers.
-   */
+  /** The credentials of every peer of a {@code tcp://} listener without CURVE (D330). */
   private Credentials loopbackCredentials(ZmqHubListener.Curve curve) {
-    if (tcpLoopbackRole == null) {
-      return curve != null || !listen.startsWith("tcp://") ? null : Credentials.unknownGuest();
-    }
-    if (!tcpLoopbackRole.equals("guest") && !tcpLoopbackRole.equals("owner")) {
-      throw new CliError(
-          "--tcp-loopback-role: \"" + tcpLoopbackRole + "\" (expected: guest or owner)");
-    }
-    if (!listen.startsWith("tcp://")) {
-      throw new CliError(
-          "--tcp-loopback-role: not with --listen "
-              + listen
-              + " (expected: --listen tcp://HOST:PORT; a Unix-socket hub knows each peer's uid)");
-    }
-    if (curve != null) {
-      throw new CliError(
-          "--tcp-loopback-role: not with --curve-cert (expected: the clients file gives each key"
-              + " its role)");
-    }
-    return tcpLoopbackRole.equals("owner")
-        ? Credentials.owner(Daemon.uid())
-        : Credentials.unknownGuest();
+    return LoopbackRole.credentials(tcpLoopbackRole, listen, curve != null, Daemon.uid());
   }
 
   /** The CURVE settings of {@code --curve-cert} and {@code --curve-clients}, or null for none. */

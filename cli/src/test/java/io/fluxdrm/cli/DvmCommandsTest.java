@@ -30,6 +30,10 @@ class DvmCommandsTest {
         "sessionctrl pause 1 --connect ftp://x|fluxdrm sessionctrl pause: --connect: \"ftp://x\"",
         "dvm --hosts n[1-2],n1|fluxdrm dvm: --hosts: n1 twice (expected: each host once)",
         "dvm --slots 0|fluxdrm dvm: --slots: 0 (expected: at least 1)",
+        "dvm --listen tcp://127.0.0.1:0 --tcp-loopback-role root|fluxdrm dvm:"
+            + " --tcp-loopback-role: \"root\" (expected: guest or owner)",
+        "dvm --listen unix:/nonexistent/x --tcp-loopback-role owner|fluxdrm dvm:"
+            + " --tcp-loopback-role: not with --listen unix:/nonexistent/x",
       })
   void badInput_oneLineExit1(String line, String expected) {
     CliRun r = CliRun.run("", CliRun.words(line));

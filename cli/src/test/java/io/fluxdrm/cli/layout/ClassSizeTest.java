@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -25,13 +24,6 @@ class ClassSizeTest {
   private static final Path ROOT = Path.of("..");
   static final int MAX_LINES = 500;
 
-  /**
-   * Files of the rpc.net split (issue 11 scope 3) that the branch splitting rpc.net gives their
-   * sentence or splits; a path that no longer exists is passed over, one that complies is stale.
-   */
-  private static final Set<String> PENDING_RPC_NET =
-      Set.of("rpc/src/main/java/io/fluxdrm/rpc/net/ZmqHubListener.java");
-
   private static final Pattern TOP_LEVEL =
       Pattern.compile(
           "^(?:(?:public|protected|private|abstract|final|sealed|non-sealed|static|strictfp)\\s+)*"
@@ -46,21 +38,11 @@ class ClassSizeTest {
     for (Path f : mainSources(ROOT)) {
       String rel = ROOT.relativize(f).toString().replace('\\', '/');
       String why = violation(f);
-      if (why != null && !PENDING_RPC_NET.contains(rel)) {
+      if (why != null) {
         violations.add(rel + ": " + why);
       }
     }
     assertThat(violations).as("classes over %d lines without a reason", MAX_LINES).isEmpty();
-  }
-
-  @Test
-  void pendingEntriesStillBreakTheRule() {
-    for (String rel : PENDING_RPC_NET) {
-      Path f = ROOT.resolve(rel);
-      if (Files.exists(f)) {
-        assertThat(violation(f)).as(rel + " complies: take it off the pending list").isNotNull();
-      }
-    }
   }
 
   @Test

@@ -51,6 +51,11 @@ import org.slf4j.LoggerFactory;
  * <p>It is the in-process {@link DvmConnector}: {@link #connect} binds a port to a client and the
  * daemon it reached, {@link #attachScheduler} binds the scheduler's, whichever of the DVM and the
  * scheduler came first, and again after the scheduler went away.
+ *
+ * <p>Why one class: the one rule that makes the service correct, every input reaches the core on
+ * the loop and decisions are carried out in the order given, is kept by the queue and the dispatch
+ * loop here; ports, executor reports, timers and scheduler upcalls all enter through that queue,
+ * and spreading them over classes would spread the rule with them.
  */
 public final class DvmService implements DvmConnector, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DvmService.class);
