@@ -51,6 +51,15 @@ class FluxSchedulerDvmTest {
             ""));
   }
 
+  private final List<String> handedBack = new ArrayList<>();
+
+  private CompletionStage<PmixAnswer> handBack(String allocId, String nodeList) {
+    handedBack.add(allocId + " " + nodeList);
+    return CompletableFuture.completedFuture(
+        new PmixAnswer(
+            PmixStatus.PMIX_SUCCESS, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodeList)), ""));
+  }
+
   @BeforeEach
   void start() {
     List<DvmConfig.NodeSpec> nodes = new ArrayList<>();
@@ -59,7 +68,7 @@ class FluxSchedulerDvmTest {
     }
     dvm = DvmService.builder(DvmConfig.of(nodes, "dvm", 1000), loop).checked().start();
     loop.runPending();
-    sched = new FluxScheduler(this::allocate, () -> schedPort);
+    sched = new FluxScheduler(this::allocate, this::handBack, () -> schedPort);
     schedPort =
         done(
             dvm.attachScheduler(
@@ -124,5 +133,38 @@ class FluxSchedulerDvmTest {
     assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE);
     assertThat(dvm.view().sessions()).isEmpty();
     assertThat(sched.sessions()).isEmpty();
+  }
+
+  /** D376: the DVM refuses the INSTANTIATE (node5 is busy there): the grant goes back to Flux. */
+  @Test
+  void grantTheDvmRefuses_isHandedBack_requesterGetsTheDvmsStatus() {
+    StatusInfos busy =
+        done(
+            schedPort.sessionControl(
+                9,
+                List.of(
+                    Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
+                    Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    assertThat(busy.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+
+    StatusInfos a =
+        done(
+            tool.allocationRequest(
+                AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_RESOURCE_BUSY);
+    assertThat(handedBack).containsExactly("77 node5:2");
+    assertThat(dvm.view().session(77)).isEmpty();
+    assertThat(sched.sessions()).isEmpty();
+    assertThat(dvm.view().session(9).orElseThrow().hosts()).containsExactly("node5");
+  }
+
+  @Test
+  void grantTheDvmAccepts_nothingHandedBack() {
+    StatusInfos a =
+        done(
+            tool.allocationRequest(
+                AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(handedBack).isEmpty();
   }
 }

@@ -170,6 +170,59 @@ public final class PmixAllocator {
     return request(directive.code(), infos, null);
   }
 
+  /**
+   * Gives back exactly the nodes of a grant the DVM refused (D376): {@code PMIX_ALLOC_RELEASE} of
+   * {@code nodeList}, then, as no task ever ran there, the tasks of those ranks are reported
+   * exited, so the shrink is handed back at once ({@code sched.free final: false}).
+   *
+   * @param allocId the grant's {@code PMIX_ALLOC_ID}, for the log
+   * @param nodeList the grant's {@code PMIX_ALLOC_NODE_LIST}
+   * @return the release's answer; never fails
+   */
+  public CompletableFuture<PmixAnswer> handBack(String allocId, String nodeList) {
+    return allocationRequest(
+            AllocDirective.RELEASE, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodeList)))
+        .thenCompose(
+            a -> {
+              if (a.status() != PmixStatus.PMIX_SUCCESS) {
+                return CompletableFuture.completedFuture(a);
+              }
+              Set<String> hosts = new java.util.HashSet<>();
+              for (String e : nodeList.split(",")) {
+                int colon = e.lastIndexOf(':');
+                String h = colon > 0 ? e.substring(0, colon) : e;
+                try {
+                  hosts.addAll(io.fluxdrm.rset.Hostlist.parse(h).expand());
+                } catch (RsetException ex) {
+                  // the release above already accepted the list
+                  throw new IllegalStateException(nodeList + ": " + ex.getMessage(), ex);
+                }
+              }
+              ResourceSet releasing = plugin.releasing();
+              List<Integer> ranks = new java.util.ArrayList<>();
+              for (java.util.PrimitiveIterator.OfInt it = releasing.ranks().iterator();
+                  it.hasNext(); ) {
+                int rank = it.nextInt();
+                if (hosts.contains(releasing.host(rank))) {
+                  ranks.add(rank);
+                }
+              }
+              LOG.info("grant {} refused by the DVM: {} given back", allocId, nodeList);
+              return plugin
+                  .tasksExited(
+                      io.fluxdrm.rset.IdSet.of(
+                          ranks.stream().mapToInt(Integer::intValue).toArray()))
+                  .handle(
+                      (r, err) ->
+                          err == null
+                              ? a
+                              : new PmixAnswer(
+                                  PmixStatus.PMIX_ERROR,
+                                  List.of(),
+                                  "giving " + nodeList + " back: " + err.getMessage()));
+            });
+  }
+
   private CompletableFuture<PmixAnswer> request(
       int directive, List<Info> infos, ServiceRequest req) {
     JobView view =

@@ -31,10 +31,12 @@ import org.slf4j.LoggerFactory;
  * EXTEND of one it holds, {@code EXTEND} with the added nodes: the DVM creates sessions only from
  * its scheduler's session control (seed 001), and the requester is answered once the DVM holds the
  * nodes, so a spawn into the reservation that follows the answer finds it (D374). When the DVM
- * refuses the session control, the requester gets the DVM's status. Other directives (RELEASE,
- * REQ_CANCEL) are the allocator's answer as it is. Session controls the DVM forwards are answered
- * {@code PMIX_ERR_NOT_SUPPORTED}: Flux has no counterpart, and the DVM then keeps deciding nothing
- * for them; the DVM's {@code PMIX_SESSION_COMPLETE} is acknowledged.
+ * refuses the session control, the grown part goes back to the scheduler first ({@link HandBack}: a
+ * RELEASE of exactly the granted nodes, {@code sched.free final: false}; resources are conserved,
+ * D376) and the requester then gets the DVM's status. Other directives (RELEASE, REQ_CANCEL) are
+ * the allocator's answer as it is. Session controls the DVM forwards are answered {@code
+ * PMIX_ERR_NOT_SUPPORTED}: Flux has no counterpart, and the DVM then keeps deciding nothing for
+ * them; the DVM's {@code PMIX_SESSION_COMPLETE} is acknowledged.
  *
  * <p>No lock: its state is touched in the completions of the allocator and of the DVM port, which
  * must complete on one loop (one reactor per process, as everywhere in fluxdrm).
@@ -55,7 +57,21 @@ public final class FluxScheduler implements SchedulerUpcalls {
     CompletionStage<PmixAnswer> request(AllocDirective directive, List<Info> infos);
   }
 
+  /** Gives a grant the DVM refused back to the scheduler. */
+  @FunctionalInterface
+  public interface HandBack {
+    /**
+     * Releases exactly the nodes a grant added, as {@code PMIX_ALLOC_NODE_LIST} names them.
+     *
+     * @param allocId the grant's {@code PMIX_ALLOC_ID}
+     * @param nodeList the grant's {@code PMIX_ALLOC_NODE_LIST}
+     * @return the release's answer, never failing
+     */
+    CompletionStage<PmixAnswer> handBack(String allocId, String nodeList);
+  }
+
   private final Allocator allocator;
+  private final HandBack handBack;
   private final Supplier<DvmPort> down;
   private final Set<Long> sessions = new HashSet<>();
   private final List<List<Info>> completes = new ArrayList<>();
@@ -64,10 +80,12 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * The scheduler.
    *
    * @param allocator the allocation side
+   * @param handBack gives a refused grant back to the allocation side
    * @param down the scheduler's own port to the DVM (known once attached)
    */
-  public FluxScheduler(Allocator allocator, Supplier<DvmPort> down) {
+  public FluxScheduler(Allocator allocator, HandBack handBack, Supplier<DvmPort> down) {
     this.allocator = Objects.requireNonNull(allocator, "allocator");
+    this.handBack = Objects.requireNonNull(handBack, "handBack");
     this.down = Objects.requireNonNull(down, "down");
   }
 
@@ -79,7 +97,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @return the scheduler
    */
   public static FluxScheduler of(PmixAllocator allocator, Supplier<DvmPort> down) {
-    return new FluxScheduler(allocator::allocationRequest, down);
+    return new FluxScheduler(allocator::allocationRequest, allocator::handBack, down);
   }
 
   @Override
@@ -131,14 +149,33 @@ public final class FluxScheduler implements SchedulerUpcalls {
         nodes.get());
     return down.get()
         .sessionControl(id, d)
-        .thenApply(
+        .thenCompose(
             s -> {
-              if (!s.succeeded()) {
-                LOG.warn("session control {} of grant {}: {}", id, allocId.get(), s.status());
-                return s;
+              if (s.succeeded()) {
+                sessions.add(id);
+                return CompletableFuture.completedFuture(grant);
               }
-              sessions.add(id);
-              return grant;
+              // D376: the DVM does not hold the grant, so Flux must not either
+              LOG.warn(
+                  "session control {} of grant {}: {}; handing {} back",
+                  id,
+                  allocId.get(),
+                  s.status(),
+                  nodes.get());
+              return handBack
+                  .handBack(allocId.get(), nodes.get())
+                  .thenApply(
+                      r -> {
+                        if (r.status() != PmixStatus.PMIX_SUCCESS) {
+                          LOG.error(
+                              "grant {}: giving {} back failed: {} {}",
+                              allocId.get(),
+                              nodes.get(),
+                              r.status(),
+                              r.message());
+                        }
+                        return s;
+                      });
             });
   }
 
