@@ -52,13 +52,27 @@ class FluxSchedulerDvmTest {
   }
 
   private final List<String> handedBack = new ArrayList<>();
+  private final List<String> released = new ArrayList<>();
 
-  private CompletionStage<PmixAnswer> handBack(String allocId, String nodeList) {
-    handedBack.add(allocId + " " + nodeList);
-    return CompletableFuture.completedFuture(
-        new PmixAnswer(
-            PmixStatus.PMIX_SUCCESS, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodeList)), ""));
-  }
+  /** Records what goes back to the allocation side. */
+  private final FluxScheduler.HandBack handBack =
+      new FluxScheduler.HandBack() {
+        @Override
+        public CompletionStage<PmixAnswer> handBack(String allocId, String nodeList) {
+          handedBack.add(allocId + " " + nodeList);
+          return CompletableFuture.completedFuture(
+              new PmixAnswer(
+                  PmixStatus.PMIX_SUCCESS,
+                  List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodeList)),
+                  ""));
+        }
+
+        @Override
+        public CompletionStage<Void> released(String nodeList) {
+          released.add(nodeList);
+          return CompletableFuture.completedFuture(null);
+        }
+      };
 
   @BeforeEach
   void start() {
@@ -68,7 +82,7 @@ class FluxSchedulerDvmTest {
     }
     dvm = DvmService.builder(DvmConfig.of(nodes, "dvm", 1000), loop).checked().start();
     loop.runPending();
-    sched = new FluxScheduler(this::allocate, this::handBack, () -> schedPort);
+    sched = new FluxScheduler(this::allocate, handBack, () -> schedPort);
     schedPort =
         done(
             dvm.attachScheduler(
@@ -165,6 +179,32 @@ class FluxSchedulerDvmTest {
             tool.allocationRequest(
                 AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
     assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(handedBack).isEmpty();
+  }
+
+  /**
+   * A RELEASE of a session the bridge instantiated: TERMINATE in the DVM, and the nodes go back to
+   * Flux only once the DVM reports the session COMPLETE.
+   */
+  @Test
+  void releaseOfASession_terminatedInTheDvm_nodesBackOnComplete() {
+    StatusInfos a =
+        done(
+            tool.allocationRequest(
+                AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(released).isEmpty();
+
+    StatusInfos r =
+        done(
+            tool.allocationRequest(
+                AllocDirective.RELEASE, List.of(Info.of(PmixKey.PMIX_ALLOC_ID, "77"))));
+    assertThat(r.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    loop.runPending();
+    assertThat(dvm.view().session(77)).isEmpty();
+    assertThat(sched.completes()).hasSize(1);
+    assertThat(released).containsExactly("node5:2");
+    assertThat(sched.sessions()).isEmpty();
     assertThat(handedBack).isEmpty();
   }
 }

@@ -187,39 +187,52 @@ public final class PmixAllocator {
               if (a.status() != PmixStatus.PMIX_SUCCESS) {
                 return CompletableFuture.completedFuture(a);
               }
-              Set<String> hosts = new java.util.HashSet<>();
-              for (String e : nodeList.split(",")) {
-                int colon = e.lastIndexOf(':');
-                String h = colon > 0 ? e.substring(0, colon) : e;
-                try {
-                  hosts.addAll(io.fluxdrm.rset.Hostlist.parse(h).expand());
-                } catch (RsetException ex) {
-                  // the release above already accepted the list
-                  throw new IllegalStateException(nodeList + ": " + ex.getMessage(), ex);
-                }
-              }
-              ResourceSet releasing = plugin.releasing();
-              List<Integer> ranks = new java.util.ArrayList<>();
-              for (java.util.PrimitiveIterator.OfInt it = releasing.ranks().iterator();
-                  it.hasNext(); ) {
-                int rank = it.nextInt();
-                if (hosts.contains(releasing.host(rank))) {
-                  ranks.add(rank);
-                }
-              }
               LOG.info("grant {} refused by the DVM: {} given back", allocId, nodeList);
-              return plugin
-                  .tasksExited(
-                      io.fluxdrm.rset.IdSet.of(
-                          ranks.stream().mapToInt(Integer::intValue).toArray()))
-                  .handle(
-                      (r, err) ->
-                          err == null
-                              ? a
-                              : new PmixAnswer(
-                                  PmixStatus.PMIX_ERROR,
-                                  List.of(),
-                                  "giving " + nodeList + " back: " + err.getMessage()));
+              return released(nodeList).thenApply(v -> a);
+            });
+  }
+
+  /**
+   * Reports that the tasks on the released ranks of the hosts of {@code nodeList} have exited
+   * (their DVM daemons are gone), so that the shrink is handed back ({@code sched.free final:
+   * false}, docs/protocol-mapping.md). Hosts not being released are left alone.
+   *
+   * @param nodeList a {@code PMIX_ALLOC_NODE_LIST} ({@code host[:slots],...})
+   * @return completes once handed back; never fails (a failure is logged)
+   */
+  public CompletableFuture<Void> released(String nodeList) {
+    Set<String> hosts = new java.util.HashSet<>();
+    for (String e : nodeList.split(",")) {
+      int colon = e.lastIndexOf(':');
+      try {
+        hosts.addAll(
+            io.fluxdrm.rset.Hostlist.parse(colon > 0 ? e.substring(0, colon) : e).expand());
+      } catch (RsetException ex) {
+        LOG.error("released {}: {}", nodeList, ex.getMessage());
+        return CompletableFuture.completedFuture(null);
+      }
+    }
+    ResourceSet releasing = plugin.releasing();
+    List<Integer> ranks = new java.util.ArrayList<>();
+    for (java.util.PrimitiveIterator.OfInt it = releasing.ranks().iterator(); it.hasNext(); ) {
+      int rank = it.nextInt();
+      if (hosts.contains(releasing.host(rank))) {
+        ranks.add(rank);
+      }
+    }
+    if (ranks.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return plugin
+        .tasksExited(io.fluxdrm.rset.IdSet.of(ranks.stream().mapToInt(Integer::intValue).toArray()))
+        .handle(
+            (r, err) -> {
+              if (err != null) {
+                LOG.error("released {}: {}", nodeList, err.getMessage());
+              } else {
+                LOG.info("released {}: handed back, job's R {}", nodeList, r.summary());
+              }
+              return null;
             });
   }
 
