@@ -118,8 +118,16 @@ final class BridgeCommand implements Callable<Integer> {
       await(jm.start(h), "job-manager");
       await(h.register(new BridgeService(jm, h.loop()).service()), BridgeService.NAME);
       LOG.info("connected to {}; serving job-manager and bridge", uri);
-      DvmLink link =
-          dvmUri == null ? null : DvmLink.start(reactor, h, jm, stateDir, Daemon.uid(), dvmUri);
+      DvmLink link = null;
+      if (dvmUri != null) {
+        try {
+          link = DvmLink.start(reactor, h, jm, stateDir, Daemon.uid(), dvmUri);
+        } catch (CliError e) {
+          h.close();
+          reactor.close();
+          throw e;
+        }
+      }
       return serve(reactor, h, link);
     } catch (RpcException e) {
       if (h != null) {

@@ -180,6 +180,9 @@ final class DvmLink implements AutoCloseable {
       }
       if (!closed) {
         LOG.info("connection to the DVM at {} lost: connecting again", uri);
+        endpoint = null;
+        // its sessions are gone with it (D377): their nodes go back to Flux
+        reactor.execute(scheduler::dvmLost);
       }
     }
   }

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * fluxdrm dvm --check-invariants} and {@code fluxdrm alloc} as a tool of the DVM. A NEW reaches
  * {@code sched.realloc} and becomes a DVM session, an EXTEND adds to it, a RELEASE frees the nodes
  * in the scheduler, a grant the DVM refuses is handed back (D376), a DENY leaves the DVM unchanged,
- * and a restarted DVM is attached again (D377). Waits on outputs only.
+ * the sessions of a DVM that stops go back to Flux, and a restarted DVM is attached again (D377).
+ * Waits on outputs only.
  */
 @Timeout(300)
 class DvmBridgeIT {
@@ -269,11 +270,16 @@ class DvmBridgeIT {
       await(dvm, "dvm1.err", "session " + id + " (alloc id " + id + ") reclaimed", 1);
       awaitAllocated(h, dvmJob);
 
-      // the DVM restarts: the bridge, already running, attaches to the new one
+      // the DVM stops holding a session: its nodes go back to Flux; the bridge, still running,
+      // attaches to the DVM started anew
+      Answer kept = command("alloc", "new", "--hosts", free);
+      assertThat(kept.status()).as(kept.stderr()).isZero();
+      assertThat(allocated(h)).isEqualTo(plus(dvmJob, free));
       dvm.destroy();
       assertThat(dvm.waitFor(SLOW.toSeconds(), TimeUnit.SECONDS)).isTrue();
       procs.remove(dvm);
       assertThat(read("dvm1.err")).doesNotContain("invariant broken");
+      awaitAllocated(h, dvmJob);
       Process dvm2 = startDvm("dvm2");
       await(bridge, "bridge.err", ATTACHED, 2);
       Answer again = command("alloc", "new", "--hosts", free);

@@ -207,4 +207,19 @@ class FluxSchedulerDvmTest {
     assertThat(sched.sessions()).isEmpty();
     assertThat(handedBack).isEmpty();
   }
+
+  /** D377: the DVM is gone; the nodes of every session the bridge instantiated go back to Flux. */
+  @Test
+  void dvmLost_sessionsNodesHandedBack() {
+    done(
+        tool.allocationRequest(
+            AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    done(
+        tool.allocationRequest(
+            AllocDirective.EXTEND, List.of(Info.of(PmixKey.PMIX_ALLOC_ID, "77"))));
+    assertThat(sched.sessions()).containsExactly(77L);
+    done(sched.dvmLost());
+    assertThat(handedBack).containsExactly("77 node5:2,node6:2");
+    assertThat(sched.sessions()).isEmpty();
+  }
 }

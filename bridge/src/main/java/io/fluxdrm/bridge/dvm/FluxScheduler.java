@@ -299,6 +299,29 @@ public final class FluxScheduler implements SchedulerUpcalls {
     return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
   }
 
+  /**
+   * The DVM is gone (its connection lost: it stopped, and killed its procs): every session this
+   * scheduler instantiated is gone with it, so their nodes go back to Flux (D377). Runs on the
+   * loop.
+   *
+   * @return completes once everything is handed back; never fails
+   */
+  public CompletionStage<Void> dvmLost() {
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (Map.Entry<Long, List<String>> e : Map.copyOf(sessions).entrySet()) {
+      String nodes = String.join(",", e.getValue());
+      String pending = releasing.remove(e.getKey());
+      LOG.info("DVM lost: session {} gone, {} back to Flux", e.getKey(), nodes);
+      all.add(
+          (pending != null
+                  ? handBack.released(pending).thenApply(v -> null)
+                  : handBack.handBack(Long.toUnsignedString(e.getKey()), nodes))
+              .toCompletableFuture());
+    }
+    sessions.clear();
+    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  }
+
   /** The sessions this scheduler instantiated and the DVM has not completed. */
   public Set<Long> sessions() {
     return Set.copyOf(sessions.keySet());
