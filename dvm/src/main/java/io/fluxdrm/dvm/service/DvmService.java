@@ -51,6 +51,10 @@ import org.slf4j.LoggerFactory;
  * <p>It is the in-process {@link DvmConnector}: {@link #connect} binds a port to a client and the
  * daemon it reached, {@link #attachScheduler} binds the scheduler's, whichever of the DVM and the
  * scheduler came first, and again after the scheduler went away.
+ *
+ * <p>Why one class: the loop confinement that makes it lock-free is the class boundary; the
+ * decisions it carries out, the ports it binds and the executor's reports all share its one queue
+ * of inputs and its maps of pending answers, which split classes would have to share anyway.
  */
 public final class DvmService implements DvmConnector, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DvmService.class);
