@@ -62,6 +62,10 @@ final class NodeList {
         }
         slots = Optional.of(v);
       }
+      if (names.isBlank()) {
+        throw Refused.badParam(
+            what + " entry \"" + e + "\": no host name (expected: name[:slots])");
+      }
       List<String> hosts;
       try {
         hosts = Hostlist.parse(names).expand();
