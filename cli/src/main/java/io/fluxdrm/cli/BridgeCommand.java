@@ -32,7 +32,9 @@ import picocli.CommandLine.Option;
       "Run the job manager of RFC 51 (job-manager: sched-hello/sched-ready with the scheduler,",
       "realloc/release/realloc_cancel from job shells) and the 'bridge' service (submit, finish).",
       "Logs one line per job event on stderr; stops cleanly on SIGINT or SIGTERM",
-      "(exit status 130 or 143); a usage error exits 2, a failure to start 1."
+      "(exit status 130 or 143); a usage error exits 2, a failure to start 1.",
+      "With --dvm, also the scheduler of a running 'fluxdrm dvm': its allocation requests become",
+      "sched.realloc of the DVM's job, each grant a session control INSTANTIATE or EXTEND."
     })
 final class BridgeCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeCommand.class);
@@ -79,9 +81,19 @@ final class BridgeCommand implements Callable<Integer> {
       description = "The jobs' eventlogs (created if missing); jobs found there are recovered")
   Path stateDir;
 
+  @Option(
+      names = "--dvm",
+      paramLabel = "ENDPOINT",
+      description =
+          "Be the scheduler of the DVM listening there ('fluxdrm dvm --listen'): unix:DIR,"
+              + " local://PATH or tcp://127.0.0.1:PORT; either side may start first, and a"
+              + " restarted DVM is attached again (decision D377)")
+  String dvm;
+
   @Override
   public Integer call() throws InterruptedException {
     String uri = uri();
+    String dvmUri = dvm == null ? null : dvmUri(dvm);
     if (stateDir == null) {
       throw new CliError(
           "--state-dir: missing (expected: a directory for the jobs' eventlogs)", EXIT_USAGE);
@@ -108,7 +120,17 @@ final class BridgeCommand implements Callable<Integer> {
       await(jm.start(h), "job-manager");
       await(h.register(new BridgeService(jm, h.loop()).service()), BridgeService.NAME);
       LOG.info("connected to {}; serving job-manager and bridge", uri);
-      return serve(reactor, h);
+      DvmLink link = null;
+      if (dvmUri != null) {
+        try {
+          link = DvmLink.start(reactor, h, jm, stateDir, Daemon.uid(), dvmUri);
+        } catch (CliError e) {
+          h.close();
+          reactor.close();
+          throw e;
+        }
+      }
+      return serve(reactor, h, link);
     } catch (RpcException e) {
       if (h != null) {
         h.close();
@@ -126,6 +148,20 @@ final class BridgeCommand implements Callable<Integer> {
                       + " --tcp-loopback-role owner, or connect through unix:DIR)"
                   : ""));
     }
+  }
+
+  /** The connector URI of {@code --dvm}, or a usage error. */
+  static String dvmUri(String arg) {
+    if (arg.startsWith("unix:") && arg.length() > "unix:".length()) {
+      return "local://" + Path.of(arg.substring("unix:".length())).resolve("local");
+    }
+    if (arg.startsWith("local://") && arg.length() > "local://".length()
+        || LOOPBACK_TCP.matcher(arg).matches()) {
+      return arg;
+    }
+    throw new CliError(
+        "--dvm: \"" + arg + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)",
+        EXIT_USAGE);
   }
 
   /** The connector URI of {@code --connect}, or a usage error. */
@@ -221,12 +257,21 @@ final class BridgeCommand implements Callable<Integer> {
   }
 
   /** Runs until SIGINT or SIGTERM; the shutdown hook disconnects and stops the reactor. */
-  private static int serve(Reactor reactor, FluxHandle h) throws InterruptedException {
+  private static int serve(Reactor reactor, FluxHandle h, DvmLink link)
+      throws InterruptedException {
     return Daemon.serve(
         LOG,
         "fluxdrm-bridge",
         reactor,
-        // on the loop, so the hub gets the DISCONNECT before the reactor stops
-        () -> reactor.runAndWait(h::close, Duration.ofSeconds(2)));
+        // on the loop, so the hubs get the DISCONNECT before the reactor stops
+        () ->
+            reactor.runAndWait(
+                () -> {
+                  if (link != null) {
+                    link.close();
+                  }
+                  h.close();
+                },
+                Duration.ofSeconds(2)));
   }
 }

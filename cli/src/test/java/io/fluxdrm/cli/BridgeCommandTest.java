@@ -27,6 +27,9 @@ class BridgeCommandTest {
           tcp without port  | bridge --connect tcp://127.0.0.1 --state-dir s      | fluxdrm bridge: --connect: "tcp://127.0.0.1" (expected: tcp://HOST:PORT on loopback, or --curve-cert with --curve-server-key for any host)
           no state dir      | bridge --connect tcp://127.0.0.1:5000               | fluxdrm bridge: --state-dir: missing (expected: a directory for the jobs' eventlogs)
           unknown option    | bridge --connect tcp://127.0.0.1:5000 --nosuch      | fluxdrm bridge: Unknown option: '--nosuch' (see 'fluxdrm bridge --help')
+          dvm bad scheme    | bridge --connect tcp://127.0.0.1:5000 --state-dir s --dvm foo:bar | fluxdrm bridge: --dvm: "foo:bar" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)
+          dvm empty unix    | bridge --connect tcp://127.0.0.1:5000 --state-dir s --dvm unix: | fluxdrm bridge: --dvm: "unix:" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)
+          dvm off loopback  | bridge --connect tcp://127.0.0.1:5000 --state-dir s --dvm tcp://10.1.2.3:5000 | fluxdrm bridge: --dvm: "tcp://10.1.2.3:5000" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)
           option no value   | bridge --connect                                    | fluxdrm bridge: Missing required parameter for option '--connect' (ENDPOINT) (see 'fluxdrm bridge --help')
           """)
   void bridge_badCommandLine_oneLineExit2(String name, String args, String err) {

@@ -51,6 +51,29 @@ class FluxSchedulerDvmTest {
             ""));
   }
 
+  private final List<String> handedBack = new ArrayList<>();
+  private final List<String> released = new ArrayList<>();
+
+  /** Records what goes back to the allocation side. */
+  private final FluxScheduler.HandBack handBack =
+      new FluxScheduler.HandBack() {
+        @Override
+        public CompletionStage<PmixAnswer> handBack(String allocId, String nodeList) {
+          handedBack.add(allocId + " " + nodeList);
+          return CompletableFuture.completedFuture(
+              new PmixAnswer(
+                  PmixStatus.PMIX_SUCCESS,
+                  List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodeList)),
+                  ""));
+        }
+
+        @Override
+        public CompletionStage<Void> released(String nodeList) {
+          released.add(nodeList);
+          return CompletableFuture.completedFuture(null);
+        }
+      };
+
   @BeforeEach
   void start() {
     List<DvmConfig.NodeSpec> nodes = new ArrayList<>();
@@ -59,7 +82,7 @@ class FluxSchedulerDvmTest {
     }
     dvm = DvmService.builder(DvmConfig.of(nodes, "dvm", 1000), loop).checked().start();
     loop.runPending();
-    sched = new FluxScheduler(this::allocate, () -> schedPort);
+    sched = new FluxScheduler(this::allocate, handBack, () -> schedPort);
     schedPort =
         done(
             dvm.attachScheduler(
@@ -123,6 +146,80 @@ class FluxSchedulerDvmTest {
                 AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, 2L))));
     assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE);
     assertThat(dvm.view().sessions()).isEmpty();
+    assertThat(sched.sessions()).isEmpty();
+  }
+
+  /** D376: the DVM refuses the INSTANTIATE (node5 is busy there): the grant goes back to Flux. */
+  @Test
+  void grantTheDvmRefuses_isHandedBack_requesterGetsTheDvmsStatus() {
+    StatusInfos busy =
+        done(
+            schedPort.sessionControl(
+                9,
+                List.of(
+                    Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
+                    Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    assertThat(busy.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+
+    StatusInfos a =
+        done(
+            tool.allocationRequest(
+                AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_RESOURCE_BUSY);
+    assertThat(handedBack).containsExactly("77 node5:2");
+    assertThat(dvm.view().session(77)).isEmpty();
+    assertThat(sched.sessions()).isEmpty();
+    assertThat(dvm.view().session(9).orElseThrow().hosts()).containsExactly("node5");
+  }
+
+  @Test
+  void grantTheDvmAccepts_nothingHandedBack() {
+    StatusInfos a =
+        done(
+            tool.allocationRequest(
+                AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(handedBack).isEmpty();
+  }
+
+  /**
+   * A RELEASE of a session the bridge instantiated: TERMINATE in the DVM, and the nodes go back to
+   * Flux only once the DVM reports the session COMPLETE.
+   */
+  @Test
+  void releaseOfASession_terminatedInTheDvm_nodesBackOnComplete() {
+    StatusInfos a =
+        done(
+            tool.allocationRequest(
+                AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(released).isEmpty();
+
+    StatusInfos r =
+        done(
+            tool.allocationRequest(
+                AllocDirective.RELEASE, List.of(Info.of(PmixKey.PMIX_ALLOC_ID, "77"))));
+    assertThat(r.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    loop.runPending();
+    assertThat(dvm.view().session(77)).isEmpty();
+    assertThat(sched.completes()).hasSize(1);
+    assertThat(released).containsExactly("node5:2");
+    assertThat(sched.sessions()).isEmpty();
+    assertThat(handedBack).isEmpty();
+  }
+
+  /** D377: the DVM is gone; the nodes of every session the bridge instantiated go back to Flux. */
+  @Test
+  void dvmLost_sessionsNodesHandedBack() {
+    done(
+        tool.allocationRequest(
+            AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    done(
+        tool.allocationRequest(
+            AllocDirective.EXTEND, List.of(Info.of(PmixKey.PMIX_ALLOC_ID, "77"))));
+    assertThat(sched.sessions()).containsExactly(77L);
+    done(sched.dvmLost());
+    assertThat(handedBack).containsExactly("77 node5:2,node6:2");
     assertThat(sched.sessions()).isEmpty();
   }
 }

@@ -170,6 +170,72 @@ public final class PmixAllocator {
     return request(directive.code(), infos, null);
   }
 
+  /**
+   * Gives back exactly the nodes of a grant the DVM refused (D376): {@code PMIX_ALLOC_RELEASE} of
+   * {@code nodeList}, then, as no task ever ran there, the tasks of those ranks are reported
+   * exited, so the shrink is handed back at once ({@code sched.free final: false}).
+   *
+   * @param allocId the grant's {@code PMIX_ALLOC_ID}, for the log
+   * @param nodeList the grant's {@code PMIX_ALLOC_NODE_LIST}
+   * @return the release's answer; never fails
+   */
+  public CompletableFuture<PmixAnswer> handBack(String allocId, String nodeList) {
+    return allocationRequest(
+            AllocDirective.RELEASE, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodeList)))
+        .thenCompose(
+            a -> {
+              if (a.status() != PmixStatus.PMIX_SUCCESS) {
+                return CompletableFuture.completedFuture(a);
+              }
+              LOG.info("grant {} refused by the DVM: {} given back", allocId, nodeList);
+              return released(nodeList).thenApply(v -> a);
+            });
+  }
+
+  /**
+   * Reports that the tasks on the released ranks of the hosts of {@code nodeList} have exited
+   * (their DVM daemons are gone), so that the shrink is handed back ({@code sched.free final:
+   * false}, docs/protocol-mapping.md). Hosts not being released are left alone.
+   *
+   * @param nodeList a {@code PMIX_ALLOC_NODE_LIST} ({@code host[:slots],...})
+   * @return completes once handed back; never fails (a failure is logged)
+   */
+  public CompletableFuture<Void> released(String nodeList) {
+    Set<String> hosts = new java.util.HashSet<>();
+    for (String e : nodeList.split(",")) {
+      int colon = e.lastIndexOf(':');
+      try {
+        hosts.addAll(
+            io.fluxdrm.rset.Hostlist.parse(colon > 0 ? e.substring(0, colon) : e).expand());
+      } catch (RsetException ex) {
+        LOG.error("released {}: {}", nodeList, ex.getMessage());
+        return CompletableFuture.completedFuture(null);
+      }
+    }
+    ResourceSet releasing = plugin.releasing();
+    List<Integer> ranks = new java.util.ArrayList<>();
+    for (java.util.PrimitiveIterator.OfInt it = releasing.ranks().iterator(); it.hasNext(); ) {
+      int rank = it.nextInt();
+      if (hosts.contains(releasing.host(rank))) {
+        ranks.add(rank);
+      }
+    }
+    if (ranks.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return plugin
+        .tasksExited(io.fluxdrm.rset.IdSet.of(ranks.stream().mapToInt(Integer::intValue).toArray()))
+        .handle(
+            (r, err) -> {
+              if (err != null) {
+                LOG.error("released {}: {}", nodeList, err.getMessage());
+              } else {
+                LOG.info("released {}: handed back, job's R {}", nodeList, r.summary());
+              }
+              return null;
+            });
+  }
+
   private CompletableFuture<PmixAnswer> request(
       int directive, List<Info> infos, ServiceRequest req) {
     JobView view =

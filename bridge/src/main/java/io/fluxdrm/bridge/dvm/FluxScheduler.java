@@ -11,8 +11,9 @@ import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.StatusInfos;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -31,10 +32,12 @@ import org.slf4j.LoggerFactory;
  * EXTEND of one it holds, {@code EXTEND} with the added nodes: the DVM creates sessions only from
  * its scheduler's session control (seed 001), and the requester is answered once the DVM holds the
  * nodes, so a spawn into the reservation that follows the answer finds it (D374). When the DVM
- * refuses the session control, the requester gets the DVM's status. Other directives (RELEASE,
- * REQ_CANCEL) are the allocator's answer as it is. Session controls the DVM forwards are answered
- * {@code PMIX_ERR_NOT_SUPPORTED}: Flux has no counterpart, and the DVM then keeps deciding nothing
- * for them; the DVM's {@code PMIX_SESSION_COMPLETE} is acknowledged.
+ * refuses the session control, the grown part goes back to the scheduler first ({@link HandBack}: a
+ * RELEASE of exactly the granted nodes, {@code sched.free final: false}; resources are conserved,
+ * D376) and the requester then gets the DVM's status. Other directives (RELEASE, REQ_CANCEL) are
+ * the allocator's answer as it is. Session controls the DVM forwards are answered {@code
+ * PMIX_ERR_NOT_SUPPORTED}: Flux has no counterpart, and the DVM then keeps deciding nothing for
+ * them; the DVM's {@code PMIX_SESSION_COMPLETE} is acknowledged.
  *
  * <p>No lock: its state is touched in the completions of the allocator and of the DVM port, which
  * must complete on one loop (one reactor per process, as everywhere in fluxdrm).
@@ -55,19 +58,51 @@ public final class FluxScheduler implements SchedulerUpcalls {
     CompletionStage<PmixAnswer> request(AllocDirective directive, List<Info> infos);
   }
 
+  /** Gives resources back to the scheduler once the DVM no longer holds them. */
+  public interface HandBack {
+    /**
+     * Releases exactly the nodes a grant added, as {@code PMIX_ALLOC_NODE_LIST} names them, and
+     * hands them back at once (no task ever ran there).
+     *
+     * @param allocId the grant's {@code PMIX_ALLOC_ID}
+     * @param nodeList the grant's {@code PMIX_ALLOC_NODE_LIST}
+     * @return the release's answer, never failing
+     */
+    CompletionStage<PmixAnswer> handBack(String allocId, String nodeList);
+
+    /**
+     * Reports that nothing runs any more on the released nodes of {@code nodeList} (their sessions'
+     * daemons are gone), so that the granted shrink is handed back ({@code sched.free final:
+     * false}).
+     *
+     * @param nodeList a {@code PMIX_ALLOC_NODE_LIST}
+     * @return completes once handed back; never fails
+     */
+    CompletionStage<Void> released(String nodeList);
+  }
+
   private final Allocator allocator;
+  private final HandBack handBack;
   private final Supplier<DvmPort> down;
-  private final Set<Long> sessions = new HashSet<>();
+
+  /** The sessions this scheduler instantiated, each with the node lists of its grants. */
+  private final Map<Long, List<String>> sessions = new HashMap<>();
+
+  /** The node lists of released sessions the DVM is terminating, handed back on COMPLETE. */
+  private final Map<Long, String> releasing = new HashMap<>();
+
   private final List<List<Info>> completes = new ArrayList<>();
 
   /**
    * The scheduler.
    *
    * @param allocator the allocation side
+   * @param handBack gives a refused grant back to the allocation side
    * @param down the scheduler's own port to the DVM (known once attached)
    */
-  public FluxScheduler(Allocator allocator, Supplier<DvmPort> down) {
+  public FluxScheduler(Allocator allocator, HandBack handBack, Supplier<DvmPort> down) {
     this.allocator = Objects.requireNonNull(allocator, "allocator");
+    this.handBack = Objects.requireNonNull(handBack, "handBack");
     this.down = Objects.requireNonNull(down, "down");
   }
 
@@ -79,7 +114,20 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @return the scheduler
    */
   public static FluxScheduler of(PmixAllocator allocator, Supplier<DvmPort> down) {
-    return new FluxScheduler(allocator::allocationRequest, down);
+    return new FluxScheduler(
+        allocator::allocationRequest,
+        new HandBack() {
+          @Override
+          public CompletionStage<PmixAnswer> handBack(String allocId, String nodeList) {
+            return allocator.handBack(allocId, nodeList);
+          }
+
+          @Override
+          public CompletionStage<Void> released(String nodeList) {
+            return allocator.released(nodeList);
+          }
+        },
+        down);
   }
 
   @Override
@@ -91,12 +139,76 @@ public final class FluxScheduler implements SchedulerUpcalls {
         .thenCompose(
             a -> {
               StatusInfos answer = new StatusInfos(a.status(), a.infos());
-              if (a.status() != PmixStatus.PMIX_SUCCESS
-                  || (directive != AllocDirective.NEW && directive != AllocDirective.EXTEND)) {
+              if (a.status() != PmixStatus.PMIX_SUCCESS) {
+                return CompletableFuture.completedFuture(answer);
+              }
+              if (directive == AllocDirective.RELEASE) {
+                return release(own, answer);
+              }
+              if (directive != AllocDirective.NEW && directive != AllocDirective.EXTEND) {
                 return CompletableFuture.completedFuture(answer);
               }
               return inform(requester, directive, answer);
             });
+  }
+
+  /**
+   * A RELEASE Flux granted: a whole session this scheduler instantiated is terminated in the DVM
+   * (seed 000 "Termination") and its nodes are handed back when the DVM reports it COMPLETE, as the
+   * protocol mapping has it ("after the DVM's shrink completes: sched.free"); released nodes that
+   * are no session's are handed back at once.
+   */
+  private CompletionStage<StatusInfos> release(List<Info> request, StatusInfos answer) {
+    Optional<Long> id =
+        request.stream()
+            .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_ID) && i.value() instanceof String)
+            .map(Info::stringValue)
+            .map(FluxScheduler::sessionId)
+            .flatMap(Optional::stream)
+            .findFirst();
+    if (id.isPresent() && sessions.containsKey(id.get())) {
+      long sid = id.get();
+      String nodes = String.join(",", sessions.get(sid));
+      releasing.put(sid, nodes);
+      LOG.info("release of session {}: session control TERMINATE, {} back on COMPLETE", sid, nodes);
+      return down.get()
+          .sessionControl(sid, List.of(Info.of(PmixKey.PMIX_SESSION_TERMINATE, true)))
+          .thenCompose(
+              s -> {
+                if (s.succeeded() || !releasing.containsKey(sid)) {
+                  return CompletableFuture.completedFuture(answer);
+                }
+                // the DVM no longer holds it (already gone): nothing to wait for
+                LOG.warn(
+                    "terminate of session {}: {}; handing {} back now", sid, s.status(), nodes);
+                releasing.remove(sid);
+                sessions.remove(sid);
+                return handBack.released(nodes).thenApply(v -> answer);
+              });
+    }
+    Optional<String> nodes =
+        string(answer, PmixKey.PMIX_ALLOC_NODE_LIST)
+            .or(
+                () ->
+                    request.stream()
+                        .filter(
+                            i ->
+                                i.key().equals(PmixKey.PMIX_ALLOC_NODE_LIST)
+                                    && i.value() instanceof String)
+                        .map(Info::stringValue)
+                        .findFirst());
+    if (nodes.isEmpty()) {
+      return CompletableFuture.completedFuture(answer);
+    }
+    return handBack.released(nodes.get()).thenApply(v -> answer);
+  }
+
+  private static Optional<Long> sessionId(String allocId) {
+    try {
+      return Optional.of(Long.parseUnsignedLong(allocId));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
   }
 
   /** Tells the DVM of a grant by session control, then answers with the grant (or the refusal). */
@@ -115,7 +227,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
       LOG.warn("grant {}: PMIX_ALLOC_ID is not a decimal id; the DVM is not told", allocId.get());
       return CompletableFuture.completedFuture(grant);
     }
-    boolean known = sessions.contains(id);
+    boolean known = sessions.containsKey(id);
     List<Info> d = new ArrayList<>();
     d.add(Info.of(known ? PmixKey.PMIX_SESSION_EXTEND : PmixKey.PMIX_SESSION_INSTANTIATE, true));
     d.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodes.get()));
@@ -131,14 +243,33 @@ public final class FluxScheduler implements SchedulerUpcalls {
         nodes.get());
     return down.get()
         .sessionControl(id, d)
-        .thenApply(
+        .thenCompose(
             s -> {
-              if (!s.succeeded()) {
-                LOG.warn("session control {} of grant {}: {}", id, allocId.get(), s.status());
-                return s;
+              if (s.succeeded()) {
+                sessions.computeIfAbsent(id, k -> new ArrayList<>()).add(nodes.get());
+                return CompletableFuture.completedFuture(grant);
               }
-              sessions.add(id);
-              return grant;
+              // D376: the DVM does not hold the grant, so Flux must not either
+              LOG.warn(
+                  "session control {} of grant {}: {}; handing {} back",
+                  id,
+                  allocId.get(),
+                  s.status(),
+                  nodes.get());
+              return handBack
+                  .handBack(allocId.get(), nodes.get())
+                  .thenApply(
+                      r -> {
+                        if (r.status() != PmixStatus.PMIX_SUCCESS) {
+                          LOG.error(
+                              "grant {}: giving {} back failed: {} {}",
+                              allocId.get(),
+                              nodes.get(),
+                              r.status(),
+                              r.message());
+                        }
+                        return s;
+                      });
             });
   }
 
@@ -158,14 +289,42 @@ public final class FluxScheduler implements SchedulerUpcalls {
       sessions.remove(sessionId);
       completes.add(List.copyOf(directives));
       LOG.info("session {} complete: {}", sessionId, directives);
+      String nodes = releasing.remove(sessionId);
+      if (nodes != null) {
+        // released by its requester: the DVM's shrink is complete, Flux gets the nodes back
+        return handBack.released(nodes).thenApply(v -> StatusInfos.of(PmixStatus.PMIX_SUCCESS));
+      }
       return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_SUCCESS));
     }
     return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
   }
 
+  /**
+   * The DVM is gone (its connection lost: it stopped, and killed its procs): every session this
+   * scheduler instantiated is gone with it, so their nodes go back to Flux (D377). Runs on the
+   * loop.
+   *
+   * @return completes once everything is handed back; never fails
+   */
+  public CompletionStage<Void> dvmLost() {
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (Map.Entry<Long, List<String>> e : Map.copyOf(sessions).entrySet()) {
+      String nodes = String.join(",", e.getValue());
+      String pending = releasing.remove(e.getKey());
+      LOG.info("DVM lost: session {} gone, {} back to Flux", e.getKey(), nodes);
+      all.add(
+          (pending != null
+                  ? handBack.released(pending).thenApply(v -> null)
+                  : handBack.handBack(Long.toUnsignedString(e.getKey()), nodes))
+              .toCompletableFuture());
+    }
+    sessions.clear();
+    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  }
+
   /** The sessions this scheduler instantiated and the DVM has not completed. */
   public Set<Long> sessions() {
-    return Set.copyOf(sessions);
+    return Set.copyOf(sessions.keySet());
   }
 
   /** The {@code PMIX_SESSION_COMPLETE} notices received, in order. */

@@ -7,7 +7,7 @@
  *
  * <p>Inputs in ({@link io.fluxdrm.jobmanager.core.Input}), decisions out ({@link
  * io.fluxdrm.jobmanager.core.Decision}), the time passed in with each input: no clock read, no
- * socket, no thread, no {@code io.fluxdrm.rpc.net} import (the layering test in cli enforces the
- * last).
+ * socket, no thread, no import of rpc's client, service, reactor, transport or hub packages (the
+ * layering test in cli enforces the last).
  */
 package io.fluxdrm.jobmanager.core;
