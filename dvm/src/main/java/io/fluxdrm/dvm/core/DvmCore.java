@@ -1379,7 +1379,15 @@ public final class DvmCore {
     // the node's processes are gone with its daemon (counted killed)
     for (JobRec j : new ArrayList<>(jobs.values())) {
       if (j.state == JobState.MAPPED || heldAtLaunch.contains(j)) {
-        continue; // mapped, not launched: nothing runs there; remapped before launch
+        if (j.live.containsValue(n)) {
+          // mapped, not launched: nothing runs there; mapped again (spec/pmix/03 §7.3)
+          heldAtLaunch.remove(j);
+          unclaim(j);
+          j.state = JobState.WAITING_FOR_DAEMONS;
+          waitingJobs.add(j);
+          tryLaunch(j);
+        }
+        continue;
       }
       List<Long> lost = new ArrayList<>();
       for (Map.Entry<Long, NodeRec> e : j.live.entrySet()) {
@@ -2386,7 +2394,11 @@ public final class DvmCore {
       for (Campaign c : open.values()) {
         Map<Long, String> t = new LinkedHashMap<>();
         c.targets.forEach((r, n) -> t.put(r, n.host));
-        cs.add(new CampaignView(c.id, c.grow, t, c.pending, c.requesters.size(), c.contribution));
+        List<String> rids = new ArrayList<>();
+        c.requesters.forEach(r -> r.reqId().ifPresent(rids::add));
+        cs.add(
+            new CampaignView(
+                c.id, c.grow, t, c.pending, c.requesters.size(), rids, c.contribution));
       }
       List<String> m = new ArrayList<>();
       heldAtMap.forEach(j -> m.add(j.nspace));

@@ -237,6 +237,7 @@ public interface DvmView {
    * @param targets its target daemon ranks with their hosts
    * @param pending the ranks not yet up (grow) or not yet departed (shrink)
    * @param requesters how many distinct requesters wait for its event
+   * @param reqIds the PMIX_ALLOC_REQ_IDs of those requesters' requests that carried one
    * @param contribution what it adds to the fence
    */
   record CampaignView(
@@ -245,11 +246,13 @@ public interface DvmView {
       Map<Long, String> targets,
       Set<Long> pending,
       int requesters,
+      List<String> reqIds,
       int contribution) {
     /** Copies. */
     public CampaignView {
       targets = Map.copyOf(targets);
       pending = Set.copyOf(pending);
+      reqIds = List.copyOf(reqIds);
     }
   }
 
