@@ -119,8 +119,12 @@ class DvmTryItOutIT {
   private int runs;
 
   private Answer sessionctrl(String... args) throws Exception {
-    String name = "sessionctrl-" + (++runs);
-    List<String> a = new ArrayList<>(List.of("sessionctrl", args[0]));
+    return command("sessionctrl", args);
+  }
+
+  private Answer command(String command, String... args) throws Exception {
+    String name = command + "-" + (++runs);
+    List<String> a = new ArrayList<>(List.of(command, args[0]));
     a.add("--connect");
     a.add("unix:" + hub());
     a.add("--json");
@@ -305,5 +309,19 @@ class DvmTryItOutIT {
     } finally {
       r.close();
     }
+  }
+
+  @Test
+  void alloc_reservationFollowsTheCommandThatMadeIt_goneOnceItExits_b20() throws Exception {
+    Answer made = command("alloc", "new", "--hosts", "extra1:2", "--req-id", "r1");
+    assertThat(made.status()).as(made.stderr()).isZero();
+    String allocId = made.infoString(PmixKey.PMIX_ALLOC_ID);
+    assertThat(made.infoString(PmixKey.PMIX_ALLOC_REQ_ID)).isEqualTo("r1");
+    // an allocation reservation follows its requester (inheritance DEFAULT, seed 000
+    // "Separation", B20): the command has exited, so its nodes went back to the pool
+    Answer release = command("alloc", "release", "--alloc-id", allocId);
+    assertThat(release.status()).isEqualTo(1);
+    assertThat(release.json().get("status").asText()).isEqualTo("PMIX_ERR_NOT_FOUND");
+    assertThat(release.stderr()).contains("PMIX_ALLOC_ID " + allocId + " names nothing");
   }
 }

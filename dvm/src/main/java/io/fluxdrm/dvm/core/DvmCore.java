@@ -757,13 +757,14 @@ public final class DvmCore {
     d.timeLimitSeconds().ifPresent(t -> armLimit(s, t));
     List<Info> infos = ctrlInfos(d);
     infos.addAll(sessionInfos(s));
+    growCampaign(actor, Optional.of(s.allocId), s.reqId, startedHosts);
     if (d.apps().isEmpty()) {
       // seed 000 "Instantiation": a standing reservation, answered at once
-      growCampaign(actor, Optional.of(s.allocId), s.reqId, startedHosts);
       answer(r.requestId(), PmixStatus.PMIX_SUCCESS, infos);
       return;
     }
     JobRec j = newJob(s, d.apps(), d.jobInfos(), null, false, r.from());
+    s.owners.add(j.nspace);
     j.answerOnLaunch = r.requestId();
     j.answerInfos = infos;
     pending.put(r.requestId(), new Pending(r, "session-control " + id + " INSTANTIATE", waitOf(j)));
@@ -1102,6 +1103,9 @@ public final class DvmCore {
     }
     SessionRec s = j.session;
     s.jobs.remove(j);
+    if (!j.nspace.equals(s.owner)) {
+      s.owners.remove(j.nspace); // a retired job owns nothing (its namespace is not reused)
+    }
     if (j.killTimer >= 0) {
       timers.remove(j.killTimer);
       out.add(new DvmDecision.CancelTimer(j.killTimer));

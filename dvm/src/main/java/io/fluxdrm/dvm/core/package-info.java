@@ -11,5 +11,15 @@
  * <p>The model follows seeds 000-002: nodes with slots, one daemon per node, the master (HNP) node,
  * the default session whose nodes are the unreserved pool, reserved sessions owning nodes, jobs and
  * child sessions, owner namespaces and the granted user, and the tracker of requests in flight.
+ *
+ * <p>Driving it: {@code DvmCore.of(config)}, then carry out {@code start()}'s decisions (a
+ * StartDaemon per node that gets a daemon); give each request a fresh id and hand it to {@code
+ * handle}; carry out each decision in order and report what happens as events: a StartDaemon ends
+ * in DaemonStarted or DaemonFailed, a StopDaemon in DaemonLeft, a LaunchJob in JobLaunched (or
+ * JobLaunchFailed) and then one ProcExited per process, an ArmTimer in TimerFired unless cancelled,
+ * a ReadFile in FileRead, a ToScheduler in SchedulerAnswered (or SchedulerDetached). An Answer is
+ * the one reply to its request; a Notify goes to the handlers it lists (the references of
+ * RegisterEvents requests, which are their request ids). {@link io.fluxdrm.dvm.core.DvmInvariants}
+ * checks the view after any step.
  */
 package io.fluxdrm.dvm.core;

@@ -296,12 +296,7 @@ public final class DvmHubService {
       throw new RpcException(
           Errno.EPERM, req.topic() + ": not the attached scheduler (expected: its connection)");
     }
-    StatusInfos e;
-    try {
-      e = DvmWire.readStatusInfos(req.topic(), req.json());
-    } catch (RpcException bad) {
-      throw bad;
-    }
+    StatusInfos e = DvmWire.readStatusInfos(req.topic(), req.json());
     schedulerEvents.accept(e.status().code(), e.infos());
     req.respond(Json.object());
   }
@@ -335,10 +330,5 @@ public final class DvmHubService {
   /** Whether a scheduler is attached through the hub. */
   public boolean schedulerAttached() {
     return schedulerSender != null;
-  }
-
-  /** Answers for a status without infos. */
-  static ObjectNode status(PmixStatus s) {
-    return DvmWire.statusInfos(StatusInfos.of(s));
   }
 }

@@ -179,10 +179,4 @@ public final class HubDvmPort implements DvmPort {
     handle.close();
     return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_SUCCESS));
   }
-
-  /** Errors a caller may want to tell apart from a PMIx answer. */
-  static boolean isTransport(Throwable t) {
-    Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-    return c instanceof RpcException r && r.errnum() != Errno.EPROTO;
-  }
 }

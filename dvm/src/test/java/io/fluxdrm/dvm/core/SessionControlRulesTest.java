@@ -208,6 +208,38 @@ class SessionControlRulesTest {
   }
 
   @Test
+  void c24_pmixTimeoutArmsTheLimitTooAndAllocTimeWinsWhenBothAreGiven() {
+    sc(
+        4242,
+        on(PmixKey.PMIX_SESSION_INSTANTIATE),
+        nodes("node3"),
+        Info.of(PmixKey.PMIX_TIMEOUT, 7));
+    assertThat(h.timers.values()).containsExactly(Duration.ofSeconds(7));
+    sc(
+        4243,
+        on(PmixKey.PMIX_SESSION_INSTANTIATE),
+        nodes("node4"),
+        Info.of(PmixKey.PMIX_TIMEOUT, 7),
+        Info.of(PmixKey.PMIX_ALLOC_TIME, "1:0"));
+    assertThat(h.core.view().session(4243).orElseThrow().timeLimit())
+        .contains(Duration.ofMinutes(1));
+    sc(4244, on(PmixKey.PMIX_SESSION_INSTANTIATE), nodes("node2"));
+    assertThat(h.core.view().session(4244).orElseThrow().timeLimit()).isEmpty();
+  }
+
+  @Test
+  void c11_unknownKeysBesideAnOperationAreIgnored() {
+    running(4242, "node3:2", 1);
+    StatusInfos a =
+        sc(
+            4242,
+            on(PmixKey.PMIX_SESSION_PAUSE),
+            new Info("slurm.only.key", io.fluxdrm.pmix.PmixDataType.PMIX_STRING, "x"));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(h.signals).hasSize(1);
+  }
+
+  @Test
   void c25_extendReArmsTheTimeLimitAndZeroDisarmsIt() {
     sc(
         4242,
