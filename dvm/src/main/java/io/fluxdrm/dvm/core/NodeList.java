@@ -62,6 +62,10 @@ final class NodeList {
         }
         slots = Optional.of(v);
       }
+      if (names.isBlank()) {
+        throw Refused.badParam(
+            what + " entry \"" + e + "\": no host name (expected: name[:slots])");
+      }
       List<String> hosts;
       try {
         hosts = Hostlist.parse(names).expand();
@@ -77,6 +81,10 @@ final class NodeList {
           throw Refused.badParam(what + ": more than " + MAX_HOSTS + " hosts");
         }
       }
+    }
+    if (out.isEmpty()) {
+      throw Refused.badParam(
+          what + " \"" + text + "\": names no host (expected: name[:slots],...)");
     }
     return List.copyOf(out.values());
   }

@@ -37,7 +37,20 @@ class NodeListTest {
   @Test
   void badListsAreBadParamsNamingTheEntry() {
     for (String bad :
-        List.of("", " ", "a,,b", "a:", "a:0", "a:x", "a:-1", "n[1-", "+all", "a=b", "a:1234567")) {
+        List.of(
+            "",
+            " ",
+            ":1",
+            "[]",
+            "a,,b",
+            "a:",
+            "a:0",
+            "a:x",
+            "a:-1",
+            "n[1-",
+            "+all",
+            "a=b",
+            "a:1234567")) {
       assertThatThrownBy(() -> NodeList.parse("PMIX_ALLOC_NODE_LIST", bad, true))
           .as(bad)
           .isInstanceOf(Refused.class)
