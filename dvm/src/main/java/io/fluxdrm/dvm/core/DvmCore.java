@@ -1520,10 +1520,12 @@ public final class DvmCore {
         notify(PmixStatus.PMIX_DVM_IS_READY.code(), requesterInfos(r), r.proc());
       }
     } else {
+      Set<SessionRec> shrunk = new java.util.HashSet<>();
       for (NodeRec n : c.targets.values()) {
         if (nodes.get(n.host) != n) {
           continue;
         }
+        shrunk.add(n.session);
         n.session.nodes.remove(n);
         nodes.remove(n.host);
         if (n.daemon == DaemonState.UP || n.daemon == DaemonState.STARTING) {
@@ -1539,7 +1541,13 @@ public final class DvmCore {
             Info.of(PmixKey.PMIX_JOB_TERM_STATUS, PmixStatus.PMIX_ERR_PROC_FAILED_TO_START.code()));
         notify(PmixStatus.PMIX_ERR_DVM_MOD.code(), infos, r.proc());
       }
-      for (JobRec j : new ArrayList<>(heldAtMap)) {
+      List<JobRec> dependent = new ArrayList<>(heldAtMap);
+      for (JobRec j : waitingJobs) {
+        if (shrunk.contains(j.session)) {
+          dependent.add(j); // waited for this grow's daemons: its grow dependency failed (§7.1)
+        }
+      }
+      for (JobRec j : dependent) {
         heldAtMap.remove(j);
         if (jobs.containsKey(j.nspace)) {
           launchFailed(
