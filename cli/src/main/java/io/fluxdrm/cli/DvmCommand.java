@@ -91,12 +91,13 @@ final class DvmCommand implements Callable<Integer> {
   @Option(
       names = "--elastic",
       negatable = true,
-      defaultValue = "true",
+      defaultValue = "false",
       fallbackValue = "true",
       description =
-          "Elastic mode (prte_elastic_mode=1, the default; --no-elastic turns it off): a request"
-              + " that changes the daemons gets its second-phase event PMIX_DVM_IS_READY or"
-              + " PMIX_ERR_DVM_MOD (seed 003)")
+          "Elastic mode (prte_elastic_mode=1; off by default, as in PRRTE): grow and shrink"
+              + " campaigns behind a launch fence, jobs held during size changes, a failed grow"
+              + " rolled back, and the second-phase event PMIX_DVM_IS_READY or PMIX_ERR_DVM_MOD"
+              + " (seed 003, docs/elastic.md)")
   boolean elastic;
 
   @Option(

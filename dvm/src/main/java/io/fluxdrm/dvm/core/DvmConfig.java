@@ -96,7 +96,8 @@ public record DvmConfig(
   }
 
   /**
-   * A configuration with the defaults: the first node is the master.
+   * A configuration with the defaults: the first node is the master; elastic mode off, as PRRTE's
+   * {@code prte_elastic_mode} (spec/pmix/03 §1).
    *
    * @param nodes the nodes
    * @param dvmNspace the DVM's namespace
@@ -105,7 +106,13 @@ public record DvmConfig(
    */
   public static DvmConfig of(List<NodeSpec> nodes, String dvmNspace, long dvmUid) {
     return new DvmConfig(
-        nodes, nodes.get(0).host(), dvmNspace, dvmUid, DEFAULT_KILL_GRACE, DEFAULT_MAX_INFOS, true);
+        nodes,
+        nodes.get(0).host(),
+        dvmNspace,
+        dvmUid,
+        DEFAULT_KILL_GRACE,
+        DEFAULT_MAX_INFOS,
+        false);
   }
 
   /**

@@ -70,7 +70,6 @@ public final class DvmCore {
   private final Map<Long, Call> calls = new HashMap<>();
   private final Map<Long, Timer> timers = new HashMap<>();
   private final LinkedHashMap<Long, Registration> registrations = new LinkedHashMap<>();
-  private final List<Campaign> campaigns = new ArrayList<>();
 
   /** Live jobs by the namespace that spawned them (kept until each retires). */
   private final Map<String, LinkedHashSet<JobRec>> childrenOf = new HashMap<>();
@@ -120,21 +119,63 @@ public final class DvmCore {
 
   private record Registration(PmixProc proc, Set<Integer> codes) {}
 
-  /** A change of the DVM's daemons a requester waits to hear about (seed 003, D12). */
-  private static final class Campaign {
-    final PmixProc requester;
-    final Optional<String> allocId;
-    final Optional<String> reqId;
-    final Set<String> hosts;
+  /** Who waits for a campaign's second-phase event (seed 003 "two-phase", D12). */
+  private record Requester(PmixProc proc, Optional<String> allocId, Optional<String> reqId) {}
 
-    Campaign(
-        PmixProc requester, Optional<String> allocId, Optional<String> reqId, Set<String> hosts) {
-      this.requester = requester;
-      this.allocId = allocId;
-      this.reqId = reqId;
-      this.hosts = hosts;
+  /**
+   * A grow or shrink campaign of the elastic DVM (seed 003, spec/pmix/03 §4): the exact daemon
+   * ranks it launches or removes, those not yet up (grow) or not yet departed (shrink), every
+   * distinct requester, and its contribution to the launch fence (its target count).
+   */
+  private static final class Campaign {
+    final long id;
+    final boolean grow;
+    final LinkedHashMap<Long, NodeRec> targets = new LinkedHashMap<>();
+    final LinkedHashSet<Long> pending = new LinkedHashSet<>();
+    final List<Requester> requesters = new ArrayList<>();
+    int contribution;
+
+    Campaign(long id, boolean grow) {
+      this.id = id;
+      this.grow = grow;
+    }
+
+    void addRequester(Requester r) {
+      // spec/pmix/03 §4: every distinct requester among the targets
+      if (!requesters.contains(r)) {
+        requesters.add(r);
+      }
     }
   }
+
+  // ---------------------------------------------------------------- elastic state (seed 003)
+
+  /** The launch fence: the sum of the open campaigns' contributions (spec/pmix/03 §4). */
+  private int fence;
+
+  private long nextCampaign = 1;
+  private long nextRank;
+
+  /** Open campaigns by id, oldest first. */
+  private final LinkedHashMap<Long, Campaign> open = new LinkedHashMap<>();
+
+  /** Campaigns by target daemon rank. */
+  private final Map<Long, Campaign> campaignOf = new HashMap<>();
+
+  /** Jobs parked at the map boundary (VM_READY → MAP). */
+  private final LinkedHashSet<JobRec> heldAtMap = new LinkedHashSet<>();
+
+  /** Jobs parked at the launch boundary (LAUNCH_APPS), their map kept. */
+  private final LinkedHashSet<JobRec> heldAtLaunch = new LinkedHashSet<>();
+
+  /** Releases that arrived while a grow was open, replayed once no grow is (B14, D24, D402). */
+  private final List<DvmEvent.AllocationRequest> deferredReleases = new ArrayList<>();
+
+  /** Daemons started by the event being handled, not yet in a campaign. */
+  private final List<NodeRec> unclaimedStarts = new ArrayList<>();
+
+  /** Daemons stopped by the event being handled, not yet in a campaign. */
+  private final List<NodeRec> unclaimedStops = new ArrayList<>();
 
   private DvmCore(DvmConfig config) {
     this.config = config;
@@ -171,7 +212,6 @@ public final class DvmCore {
   public List<DvmDecision> start() {
     out = new ArrayList<>();
     if (!started) {
-      started = true;
       NodeRec master = nodes.get(config.master());
       startDaemon(master);
       for (DvmConfig.NodeSpec n : config.nodes()) {
@@ -179,6 +219,7 @@ public final class DvmCore {
           startDaemon(nodes.get(n.host()));
         }
       }
+      started = true;
     }
     return out;
   }
@@ -224,7 +265,10 @@ public final class DvmCore {
       onFileRead(e);
     } else if (event instanceof DvmEvent.SchedulerEvent e) {
       onSchedulerEvent(e);
+    } else if (event instanceof DvmEvent.LaunchApps e) {
+      onLaunchApps(e.nspace());
     }
+    openCampaigns();
     return out;
   }
 
@@ -626,6 +670,12 @@ public final class DvmCore {
 
   private void startDaemon(NodeRec n) {
     n.daemon = DaemonState.STARTING;
+    // seed 003: campaigns record the exact daemon ranks they launch (a re-grown node gets a new
+    // one)
+    n.rank = nextRank++;
+    if (started) {
+      unclaimedStarts.add(n);
+    }
     out.add(new DvmDecision.StartDaemon(n.host, n.slots));
   }
 
@@ -777,7 +827,13 @@ public final class DvmCore {
    * for the daemons of newly named nodes); fails it when it cannot be mapped.
    */
   private void tryLaunch(JobRec j) {
-    if (j.state != JobState.WAITING_FOR_DAEMONS) {
+    if (j.state != JobState.WAITING_FOR_DAEMONS || heldAtMap.contains(j)) {
+      return;
+    }
+    if (config.elastic() && fence > 0) {
+      // spec/pmix/03 §3: a job reaching VM_READY → MAP while any campaign is open is parked
+      waitingJobs.remove(j);
+      heldAtMap.add(j);
       return;
     }
     List<NodeRec> candidates = new ArrayList<>();
@@ -854,13 +910,56 @@ public final class DvmCore {
       n.used++;
       j.live.put(p.rank(), n);
     }
-    j.state = JobState.LAUNCHING;
     waitingJobs.remove(j);
+    j.placements = placements;
+    if (config.elastic()) {
+      // spec/pmix/03 §3: MAP and LAUNCH_APPS are separate steps; a size change may come between
+      j.state = JobState.MAPPED;
+      out.add(new DvmDecision.MapComplete(j.nspace));
+      return;
+    }
+    launchNow(j);
+  }
+
+  /** The job passed the launch boundary: its launch data goes to its daemons. */
+  private void launchNow(JobRec j) {
+    j.state = JobState.LAUNCHING;
     Pending p = j.answerOnLaunch >= 0 ? pending.get(j.answerOnLaunch) : null;
     if (p != null) {
       p.waiting = Waiting.LAUNCH;
     }
+    List<DvmDecision.Placement> placements = j.placements;
+    j.placements = List.of();
     out.add(new DvmDecision.LaunchJob(j.nspace, j.session.id, j.apps, j.jobInfos, placements));
+  }
+
+  /** A mapped job reaches LAUNCH_APPS: parked while a shrink is open (spec/pmix/03 §3, §7.3). */
+  private void onLaunchApps(String nspace) {
+    JobRec j = jobs.get(nspace);
+    if (j == null || j.state != JobState.MAPPED) {
+      return;
+    }
+    boolean shrinking = open.values().stream().anyMatch(c -> !c.grow);
+    if (shrinking) {
+      j.state = JobState.WAITING_FOR_DAEMONS;
+      heldAtLaunch.add(j);
+      return;
+    }
+    boolean departed = false;
+    for (NodeRec n : j.live.values()) {
+      if (nodes.get(n.host) != n || n.daemon != DaemonState.UP) {
+        departed = true;
+      }
+    }
+    if (departed) {
+      // a node of its map left between MAP and LAUNCH_APPS: mapped again (§7.3)
+      unclaim(j);
+      j.state = JobState.WAITING_FOR_DAEMONS;
+      waitingJobs.add(j);
+      tryLaunch(j);
+      return;
+    }
+    launchNow(j);
   }
 
   private static String sessionName(SessionRec s) {
@@ -988,6 +1087,8 @@ public final class DvmCore {
     }
     jobs.remove(j.nspace);
     waitingJobs.remove(j);
+    heldAtMap.remove(j);
+    heldAtLaunch.remove(j);
     for (String a : j.ancestors) {
       liveDescendants.computeIfPresent(a, (k, n) -> n > 1 ? n - 1 : null);
     }
@@ -1042,7 +1143,8 @@ public final class DvmCore {
 
   private void terminateJob(JobRec j) {
     switch (j.state) {
-      case WAITING_FOR_DAEMONS -> {
+      case WAITING_FOR_DAEMONS, MAPPED -> {
+        unclaim(j);
         j.state = JobState.TERMINATING;
         retire(j);
       }
@@ -1124,6 +1226,7 @@ public final class DvmCore {
           n.daemon = DaemonState.LEAVING;
           n.session = dflt;
           leaving.put(n.host, n);
+          unclaimedStops.add(n);
           out.add(new DvmDecision.StopDaemon(n.host));
         }
       } else {
@@ -1251,7 +1354,13 @@ public final class DvmCore {
       return;
     }
     n.daemon = DaemonState.UP;
-    progressCampaigns(host, null);
+    if (config.elastic()) {
+      Campaign c = campaignOf.get(n.rank);
+      if (c != null && c.grow && c.pending.remove(n.rank) && c.pending.isEmpty()) {
+        // spec/pmix/03 §4: a grow completes once every daemon it launched is up and wired
+        growEnded(c, null);
+      }
+    }
     for (JobRec j : new ArrayList<>(waitingJobs)) {
       if (j.session.nodes.contains(n)) {
         tryLaunch(j);
@@ -1268,9 +1377,22 @@ public final class DvmCore {
         return;
       }
       n.daemon = failed ? DaemonState.FAILED : DaemonState.NONE;
+    } else {
+      n.daemon = DaemonState.NONE;
     }
     // the node's processes are gone with its daemon (counted killed)
     for (JobRec j : new ArrayList<>(jobs.values())) {
+      if (j.state == JobState.MAPPED || heldAtLaunch.contains(j)) {
+        if (j.live.containsValue(n)) {
+          // mapped, not launched: nothing runs there; mapped again (spec/pmix/03 §7.3)
+          heldAtLaunch.remove(j);
+          unclaim(j);
+          j.state = JobState.WAITING_FOR_DAEMONS;
+          waitingJobs.add(j);
+          tryLaunch(j);
+        }
+        continue;
+      }
       List<Long> lost = new ArrayList<>();
       for (Map.Entry<Long, NodeRec> e : j.live.entrySet()) {
         if (e.getValue() == n) {
@@ -1281,8 +1403,19 @@ public final class DvmCore {
         onProcExited(new DvmEvent.ProcExited(j.nspace, rank, 0, Signal.KILL.number()));
       }
     }
-    // seed 003 guarantee 6: a departing daemon's crash counts as its departure
-    progressCampaigns(host, failed && !wasLeaving ? reason : null);
+    if (config.elastic()) {
+      Campaign c = campaignOf.get(n.rank);
+      if (c != null && !c.grow && wasLeaving) {
+        // spec/pmix/03 §7.6: a departure counts once per rank, a crash the same as a clean exit
+        if (c.pending.remove(n.rank) && c.pending.isEmpty()) {
+          shrinkEnded(c);
+        }
+      } else if (c != null && c.grow && !wasLeaving) {
+        // spec/pmix/03 §6: a grow target lost before its grow completes fails that grow only
+        growEnded(c, "daemon on " + host + (failed ? " failed: " + reason : " left"));
+      }
+      // spec/pmix/03 §7.4: an unrelated loss neither releases nor aborts parked jobs
+    }
     for (JobRec j : new ArrayList<>(waitingJobs)) {
       if (j.session.nodes.contains(n)) {
         tryLaunch(j);
@@ -1291,37 +1424,238 @@ public final class DvmCore {
   }
 
   /**
-   * Records a DVM change a requester waits to hear about (seed 003 two-phase answer, D12: only in
-   * elastic mode, and only when daemons actually change).
+   * Records the requester of the daemons the current request starts (outside elastic mode: nothing,
+   * spec/pmix/03 §1). The grow campaign itself is opened at the end of the event.
    */
   private void growCampaign(
       PmixProc requester, Optional<String> allocId, Optional<String> reqId, List<String> hosts) {
     if (config.elastic() && !hosts.isEmpty()) {
-      campaigns.add(new Campaign(requester, allocId, reqId, new LinkedHashSet<>(hosts)));
+      batchRequester = new Requester(requester, allocId, reqId);
     }
   }
 
-  private void progressCampaigns(String host, String failure) {
-    for (Campaign c : new ArrayList<>(campaigns)) {
-      if (!c.hosts.remove(host)) {
+  /** Requester of the daemons started or stopped by the event being handled, if any. */
+  private Requester batchRequester;
+
+  /**
+   * Opens the campaigns of the daemons started and stopped by the event just handled: one grow over
+   * the started, one shrink over the stopped (seed 003: +n per grow of n, +m per shrink of m), with
+   * the event's requester if it had one (B15, decision D403: none otherwise).
+   */
+  private void openCampaigns() {
+    Requester req = batchRequester;
+    batchRequester = null;
+    if (!config.elastic()) {
+      unclaimedStarts.clear();
+      unclaimedStops.clear();
+      return;
+    }
+    if (!unclaimedStarts.isEmpty()) {
+      Campaign c = new Campaign(nextCampaign++, true);
+      for (NodeRec n : unclaimedStarts) {
+        c.targets.put(n.rank, n);
+        c.pending.add(n.rank);
+        campaignOf.put(n.rank, c);
+      }
+      unclaimedStarts.clear();
+      if (req != null) {
+        c.addRequester(req);
+      }
+      openCampaign(c);
+    }
+    if (!unclaimedStops.isEmpty()) {
+      Campaign c = new Campaign(nextCampaign++, false);
+      for (NodeRec n : unclaimedStops) {
+        Campaign before = campaignOf.get(n.rank);
+        if (before != null && before.grow) {
+          // a grow target stopped before it was up: it leaves that grow, not counted there
+          before.pending.remove(n.rank);
+          before.targets.remove(n.rank);
+          before.contribution--;
+          fence--;
+        }
+        c.targets.put(n.rank, n);
+        c.pending.add(n.rank);
+        campaignOf.put(n.rank, c);
+      }
+      unclaimedStops.clear();
+      if (req != null) {
+        c.addRequester(req);
+      }
+      openCampaign(c);
+    }
+    for (Campaign c : new ArrayList<>(open.values())) {
+      if (c.grow && c.pending.isEmpty() && open.containsKey(c.id)) {
+        growEnded(c, null);
+      }
+    }
+  }
+
+  private void openCampaign(Campaign c) {
+    c.contribution = c.targets.size();
+    fence += c.contribution;
+    open.put(c.id, c);
+  }
+
+  private void closeCampaign(Campaign c) {
+    open.remove(c.id);
+    fence -= c.contribution;
+    c.contribution = 0;
+    for (Long r : c.targets.keySet()) {
+      campaignOf.remove(r, c);
+    }
+  }
+
+  /**
+   * A grow ends: on success its requesters hear PMIX_DVM_IS_READY; on failure it is rolled back as
+   * a whole (spec/pmix/03 §4, §7.5: started daemons told to leave, never-started ones uncounted,
+   * nodes detached from any reservation), its requesters hear PMIX_ERR_DVM_MOD with the cause, and
+   * the jobs parked at the map boundary are aborted (§7.1) while those parked at the launch
+   * boundary stay (D19).
+   */
+  private void growEnded(Campaign c, String failure) {
+    closeCampaign(c);
+    if (failure == null) {
+      for (Requester r : c.requesters) {
+        notify(PmixStatus.PMIX_DVM_IS_READY.code(), requesterInfos(r), r.proc());
+      }
+    } else {
+      Set<SessionRec> shrunk = new java.util.HashSet<>();
+      for (NodeRec n : c.targets.values()) {
+        if (nodes.get(n.host) != n) {
+          continue;
+        }
+        shrunk.add(n.session);
+        n.session.nodes.remove(n);
+        nodes.remove(n.host);
+        if (n.daemon == DaemonState.UP || n.daemon == DaemonState.STARTING) {
+          n.daemon = DaemonState.LEAVING;
+          n.session = dflt;
+          leaving.put(n.host, n);
+          out.add(new DvmDecision.StopDaemon(n.host));
+        }
+      }
+      for (Requester r : c.requesters) {
+        List<Info> infos = requesterInfos(r);
+        infos.add(
+            Info.of(PmixKey.PMIX_JOB_TERM_STATUS, PmixStatus.PMIX_ERR_PROC_FAILED_TO_START.code()));
+        notify(PmixStatus.PMIX_ERR_DVM_MOD.code(), infos, r.proc());
+      }
+      List<JobRec> dependent = new ArrayList<>(heldAtMap);
+      for (JobRec j : waitingJobs) {
+        if (shrunk.contains(j.session)) {
+          dependent.add(j); // waited for this grow's daemons: its grow dependency failed (§7.1)
+        }
+      }
+      for (JobRec j : dependent) {
+        heldAtMap.remove(j);
+        if (jobs.containsKey(j.nspace)) {
+          launchFailed(
+              j,
+              PmixStatus.PMIX_ERR_JOB_FAILED_TO_LAUNCH,
+              "job "
+                  + j.nspace
+                  + ": never launched, the grow it waited for failed ("
+                  + failure
+                  + ")");
+        }
+      }
+    }
+    campaignEnded();
+  }
+
+  /**
+   * A shrink ends once every target has departed: the nodes are gone, the completion hook runs
+   * ({@link DvmDecision.ShrinkComplete}), then its requesters hear PMIX_DVM_IS_READY (spec/pmix/03
+   * §4, §5: hooks before the event).
+   */
+  private void shrinkEnded(Campaign c) {
+    closeCampaign(c);
+    List<String> hosts = new ArrayList<>();
+    for (NodeRec n : c.targets.values()) {
+      hosts.add(n.host);
+    }
+    out.add(new DvmDecision.ShrinkComplete(c.id, hosts));
+    for (Requester r : c.requesters) {
+      notify(PmixStatus.PMIX_DVM_IS_READY.code(), requesterInfos(r), r.proc());
+    }
+    campaignEnded();
+  }
+
+  /**
+   * After a campaign ends: once no grow is open the deferred releases are replayed (D24, decision
+   * D402, whether the grow succeeded or failed); once the fence is 0 the held jobs are released.
+   */
+  private void campaignEnded() {
+    if (!deferredReleases.isEmpty() && open.values().stream().noneMatch(c -> c.grow)) {
+      List<DvmEvent.AllocationRequest> replay = new ArrayList<>(deferredReleases);
+      deferredReleases.clear();
+      for (DvmEvent.AllocationRequest r : replay) {
+        pending.remove(r.requestId());
+        try {
+          List<Info> result = release(r.from(), allocInfos(r.infos()));
+          answer(r.requestId(), PmixStatus.PMIX_SUCCESS, result);
+        } catch (Refused e) {
+          refuse(r.requestId(), e, Optional.empty());
+        }
+        openCampaigns();
+      }
+    }
+    if (fence == 0) {
+      releaseHolds();
+    }
+  }
+
+  /**
+   * The fence dropped to 0 (spec/pmix/03 §4 fence_release): jobs held at the launch boundary go on
+   * to launch, remapped onto survivors first when a process sat on a departed node (§7.3); jobs
+   * held at the map boundary are mapped onto the post-change node set (§7.1).
+   */
+  private void releaseHolds() {
+    List<JobRec> launch = new ArrayList<>(heldAtLaunch);
+    heldAtLaunch.clear();
+    List<JobRec> map = new ArrayList<>(heldAtMap);
+    heldAtMap.clear();
+    for (JobRec j : launch) {
+      if (!jobs.containsKey(j.nspace)) {
         continue;
       }
-      if (failure != null) {
-        campaigns.remove(c);
-        List<Info> infos = campaignInfos(c);
-        infos.add(Info.of(PmixKey.PMIX_JOB_TERM_STATUS, PmixStatus.PMIX_ERROR.code()));
-        notify(PmixStatus.PMIX_ERR_DVM_MOD.code(), infos, c.requester);
-      } else if (c.hosts.isEmpty()) {
-        campaigns.remove(c);
-        notify(PmixStatus.PMIX_DVM_IS_READY.code(), campaignInfos(c), c.requester);
+      boolean departed = false;
+      for (NodeRec n : j.live.values()) {
+        if (nodes.get(n.host) != n || n.daemon != DaemonState.UP) {
+          departed = true;
+        }
+      }
+      if (departed) {
+        unclaim(j);
+        j.state = JobState.WAITING_FOR_DAEMONS;
+        waitingJobs.add(j);
+        tryLaunch(j);
+      } else {
+        launchNow(j);
+      }
+    }
+    for (JobRec j : map) {
+      if (jobs.containsKey(j.nspace)) {
+        waitingJobs.add(j);
+        tryLaunch(j);
       }
     }
   }
 
-  private static List<Info> campaignInfos(Campaign c) {
+  /** Gives back the slots of a mapped job that has not launched. */
+  private void unclaim(JobRec j) {
+    for (NodeRec n : j.live.values()) {
+      n.used--;
+    }
+    j.live.clear();
+    j.placements = List.of();
+  }
+
+  private static List<Info> requesterInfos(Requester r) {
     List<Info> l = new ArrayList<>();
-    c.allocId.ifPresent(a -> l.add(Info.of(PmixKey.PMIX_ALLOC_ID, a)));
-    c.reqId.ifPresent(q -> l.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
+    r.allocId().ifPresent(a -> l.add(Info.of(PmixKey.PMIX_ALLOC_ID, a)));
+    r.reqId().ifPresent(q -> l.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
     return l;
   }
 
@@ -1431,6 +1765,17 @@ public final class DvmCore {
           new DvmDecision.Allocate(
               r.from().proc(), r.directive(), withRequestor(r.infos(), r.from().proc())),
           "alloc " + r.directive().name() + " (forwarded)");
+      return;
+    }
+    if (config.elastic()
+        && r.directive() == AllocDirective.RELEASE
+        && open.values().stream().anyMatch(c -> c.grow)) {
+      // B14: a release during a grow is parked, not refused, and replayed once no grow is open
+      // (D24, decision D402: also when the grow fails); malformed input is refused at once
+      allocInfos(r.infos());
+      pending.put(
+          r.requestId(), new Pending(r, "alloc RELEASE (deferred behind a grow)", Waiting.DAEMONS));
+      deferredReleases.add(r);
       return;
     }
     List<Info> result = serveLocally(r.from(), r.directive(), r.infos());
@@ -1646,7 +1991,9 @@ public final class DvmCore {
         throw Refused.badParam(
             "PMIX_ALLOC_RELEASE: node " + e.host() + " is the master's (never shrunk)");
       }
-      for (JobRec j : jobs.values()) {
+      for (JobRec j : config.elastic() ? List.<JobRec>of() : jobs.values()) {
+        // decision D401: in elastic mode a busy node may be shrunk; its processes end with its
+        // daemon (D4) and a job mapped there, not launched, is remapped (spec/pmix/03 §7.3)
         if (j.live.containsValue(n)) {
           throw new Refused(
               PmixStatus.PMIX_ERR_RESOURCE_BUSY,
@@ -1664,6 +2011,7 @@ public final class DvmCore {
         n.session = dflt;
         leaving.put(n.host, n);
         departing.add(n.host);
+        unclaimedStops.add(n);
         out.add(new DvmDecision.StopDaemon(n.host));
       }
     }
@@ -2052,6 +2400,25 @@ public final class DvmCore {
   // ---------------------------------------------------------------- the view
 
   private final class CoreView implements DvmView {
+    @Override
+    public ElasticView elastic() {
+      List<CampaignView> cs = new ArrayList<>();
+      for (Campaign c : open.values()) {
+        Map<Long, String> t = new LinkedHashMap<>();
+        c.targets.forEach((r, n) -> t.put(r, n.host));
+        List<String> rids = new ArrayList<>();
+        c.requesters.forEach(r -> r.reqId().ifPresent(rids::add));
+        cs.add(
+            new CampaignView(
+                c.id, c.grow, t, c.pending, c.requesters.size(), rids, c.contribution));
+      }
+      List<String> m = new ArrayList<>();
+      heldAtMap.forEach(j -> m.add(j.nspace));
+      List<String> l = new ArrayList<>();
+      heldAtLaunch.forEach(j -> l.add(j.nspace));
+      return new ElasticView(fence, cs, m, l, deferredReleases.size());
+    }
+
     @Override
     public String master() {
       return config.master();

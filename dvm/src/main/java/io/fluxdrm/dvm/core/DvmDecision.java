@@ -186,4 +186,26 @@ public sealed interface DvmDecision {
       hosts = List.copyOf(hosts);
     }
   }
+
+  /**
+   * Elastic mode: job {@code nspace} is mapped; the service hands {@link DvmEvent.LaunchApps} back
+   * to the core on its next turn, as PRRTE's state machine activates LAUNCH_APPS as an event of its
+   * own (spec/pmix/03 §3), so that a size change may come between the two steps.
+   */
+  record MapComplete(String nspace) implements DvmDecision {
+    public MapComplete {
+      Objects.requireNonNull(nspace, "nspace");
+    }
+  }
+
+  /**
+   * Elastic mode: shrink campaign {@code campaignId} is complete, every target daemon has left
+   * {@code hosts}; the completion hooks (the RAS modules' {@code shrink_complete}, a bridge's
+   * release to its scheduler) run on it before the requester's event (spec/pmix/03 §5).
+   */
+  record ShrinkComplete(long campaignId, List<String> hosts) implements DvmDecision {
+    public ShrinkComplete {
+      hosts = List.copyOf(hosts);
+    }
+  }
 }

@@ -220,4 +220,14 @@ public sealed interface DvmEvent {
       Objects.requireNonNull(proc, "proc");
     }
   }
+
+  /**
+   * Elastic mode: the mapped job {@code nspace} reaches LAUNCH_APPS (the answer to {@link
+   * DvmDecision.MapComplete}).
+   */
+  record LaunchApps(String nspace) implements DvmEvent {
+    public LaunchApps {
+      Objects.requireNonNull(nspace, "nspace");
+    }
+  }
 }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -160,6 +161,7 @@ public final class DvmInvariants {
         p.add("a session lists job " + j + ", which is not alive");
       }
     }
+    p.addAll(elasticProblems(view));
     used.forEach(
         (h, n) -> {
           DvmView.NodeView nv = nodes.get(h);
@@ -167,6 +169,121 @@ public final class DvmInvariants {
             p.add("node " + h + " runs " + n + " processes on " + nv.slots() + " slots");
           }
         });
+    return p;
+  }
+
+  /**
+   * The elastic DVM's invariants (seed 003, issue 14): the fence is the sum of the open campaigns'
+   * contributions, each its target count; every held job is alive, waiting, and in exactly one hold
+   * (one held at the map boundary has no map yet); no job is mapped onto a node whose daemon is
+   * starting; with no campaign open the fence is 0, no job is held and no release is parked.
+   *
+   * @param view the view
+   * @return one line per violation
+   */
+  public static List<String> elasticProblems(DvmView view) {
+    List<String> p = new ArrayList<>();
+    DvmView.ElasticView e = view.elastic();
+    int sum = 0;
+    Set<Long> ranks = new HashSet<>();
+    for (DvmView.CampaignView c : e.campaigns()) {
+      sum += c.contribution();
+      if (c.contribution() != c.targets().size()) {
+        p.add("campaign " + c.id() + " adds " + c.contribution() + " for " + c.targets().size());
+      }
+      if (!c.targets().keySet().containsAll(c.pending())) {
+        p.add("campaign " + c.id() + " waits for ranks it does not target");
+      }
+      for (Long r : c.targets().keySet()) {
+        if (!ranks.add(r)) {
+          p.add("daemon rank " + r + " is a target of two campaigns");
+        }
+      }
+    }
+    if (sum != e.fence()) {
+      p.add("fence " + e.fence() + " but the open campaigns add " + sum);
+    }
+    Map<String, DvmView.JobView> jobs = new HashMap<>();
+    for (DvmView.JobView j : view.jobs()) {
+      jobs.put(j.nspace(), j);
+    }
+    Set<String> held = new HashSet<>();
+    for (String j : e.heldAtMap()) {
+      held.add(j);
+      DvmView.JobView jv = jobs.get(j);
+      if (jv == null) {
+        p.add("held job " + j + " is not alive");
+      } else if (!jv.procsPerNode().isEmpty()) {
+        p.add("job " + j + " is held before mapping yet has a map");
+      }
+    }
+    for (String j : e.heldAtLaunch()) {
+      if (!held.add(j)) {
+        p.add("job " + j + " is in both holds");
+      }
+      if (!jobs.containsKey(j)) {
+        p.add("held job " + j + " is not alive");
+      }
+    }
+    for (String j : held) {
+      DvmView.JobView jv = jobs.get(j);
+      if (jv != null && jv.state() != DvmView.JobState.WAITING_FOR_DAEMONS) {
+        p.add("held job " + j + " shows " + jv.state() + ", not WAITING_FOR_DAEMONS");
+      }
+    }
+    Map<String, DaemonState> daemons = new HashMap<>();
+    for (DvmView.NodeView n : view.nodes()) {
+      daemons.put(n.host(), n.daemon());
+    }
+    for (DvmView.JobView j : view.jobs()) {
+      for (String h : j.procsPerNode().keySet()) {
+        if (daemons.get(h) == DaemonState.STARTING) {
+          p.add("job " + j.nspace() + " is mapped onto " + h + ", whose daemon is starting");
+        }
+      }
+    }
+    if (e.campaigns().isEmpty()
+        && (e.fence() != 0
+            || !e.heldAtMap().isEmpty()
+            || !e.heldAtLaunch().isEmpty()
+            || e.deferredReleases() != 0)) {
+      p.add(
+          "no campaign is open yet fence "
+              + e.fence()
+              + ", held "
+              + held
+              + ", parked releases "
+              + e.deferredReleases());
+    }
+    return p;
+  }
+
+  /**
+   * Checks the launches of one step against the state after it (spec/pmix/03 §7.2, §7.3): launch
+   * data goes only to nodes whose daemon is up, never to one starting or departing.
+   *
+   * @param decisions the decisions of the step
+   * @param after the view after it
+   * @return one line per violation
+   */
+  public static List<String> launchProblems(List<DvmDecision> decisions, DvmView after) {
+    List<String> p = new ArrayList<>();
+    for (DvmDecision d : decisions) {
+      if (d instanceof DvmDecision.LaunchJob l) {
+        for (DvmDecision.Placement pl : l.procs()) {
+          Optional<DvmView.NodeView> n = after.node(pl.host());
+          if (n.isEmpty() || n.get().daemon() != DaemonState.UP) {
+            p.add(
+                "job "
+                    + l.nspace()
+                    + " launched onto "
+                    + pl.host()
+                    + ", whose daemon is "
+                    + n.map(v -> v.daemon().name()).orElse("gone"));
+          }
+        }
+      }
+    }
     return p;
   }
 }

@@ -148,6 +148,11 @@ public interface DvmView {
   enum JobState {
     /** Waiting for the daemons of its nodes to come up before it is mapped (seed 000). */
     WAITING_FOR_DAEMONS,
+    /**
+     * Mapped, its processes placed, not past the launch boundary yet (elastic mode: MAP and
+     * LAUNCH_APPS are separate steps, spec/pmix/03 §3).
+     */
+    MAPPED,
     /** A launch was decided; not reported launched yet. */
     LAUNCHING,
     /** Launched: its processes run (or are stopped). */
@@ -213,6 +218,64 @@ public interface DvmView {
       Objects.requireNonNull(via, "via");
       Objects.requireNonNull(what, "what");
       Objects.requireNonNull(waiting, "waiting");
+    }
+  }
+
+  /**
+   * The elastic DVM's state (seed 003): the launch fence, the open campaigns, the held jobs. Empty
+   * (fence 0, nothing open or held) outside elastic mode.
+   */
+  default ElasticView elastic() {
+    return new ElasticView(0, List.of(), List.of(), List.of(), 0);
+  }
+
+  /**
+   * One open campaign.
+   *
+   * @param id its id
+   * @param grow a grow (else a shrink)
+   * @param targets its target daemon ranks with their hosts
+   * @param pending the ranks not yet up (grow) or not yet departed (shrink)
+   * @param requesters how many distinct requesters wait for its event
+   * @param reqIds the PMIX_ALLOC_REQ_IDs of those requesters' requests that carried one
+   * @param contribution what it adds to the fence
+   */
+  record CampaignView(
+      long id,
+      boolean grow,
+      Map<Long, String> targets,
+      Set<Long> pending,
+      int requesters,
+      List<String> reqIds,
+      int contribution) {
+    /** Copies. */
+    public CampaignView {
+      targets = Map.copyOf(targets);
+      pending = Set.copyOf(pending);
+      reqIds = List.copyOf(reqIds);
+    }
+  }
+
+  /**
+   * The elastic state.
+   *
+   * @param fence the launch fence
+   * @param campaigns the open campaigns, oldest first
+   * @param heldAtMap jobs parked at the map boundary
+   * @param heldAtLaunch jobs parked at the launch boundary
+   * @param deferredReleases releases parked behind a grow
+   */
+  record ElasticView(
+      int fence,
+      List<CampaignView> campaigns,
+      List<String> heldAtMap,
+      List<String> heldAtLaunch,
+      int deferredReleases) {
+    /** Copies. */
+    public ElasticView {
+      campaigns = List.copyOf(campaigns);
+      heldAtMap = List.copyOf(heldAtMap);
+      heldAtLaunch = List.copyOf(heldAtLaunch);
     }
   }
 }

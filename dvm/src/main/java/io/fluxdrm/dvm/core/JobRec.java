@@ -34,6 +34,9 @@ final class JobRec {
   /** The first non-zero exit code (128+N for signal N), or 0. */
   int exitCode;
 
+  /** Its map while mapped and not yet launched (elastic mode, spec/pmix/03 §3). */
+  List<DvmDecision.Placement> placements = List.of();
+
   long killTimer = -1;
 
   /** A termination asked before the launch was reported: sent once it is. */

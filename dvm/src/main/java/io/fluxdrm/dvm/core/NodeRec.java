@@ -10,6 +10,9 @@ final class NodeRec {
   /** Slots taken by live processes. */
   int used;
 
+  /** The rank of its daemon, given when the daemon is started (seed 003); -1 before. */
+  long rank = -1;
+
   NodeRec(String host, int slots, DaemonState daemon, SessionRec session) {
     this.host = host;
     this.slots = slots;

@@ -335,6 +335,11 @@ public final class DvmService implements DvmConnector, AutoCloseable {
       }
     } else if (d instanceof DvmDecision.SessionCreated s) {
       LOG.info("session {} (alloc id {}) created on {}", s.sessionId(), s.allocId(), s.hosts());
+    } else if (d instanceof DvmDecision.MapComplete m) {
+      // elastic mode: LAUNCH_APPS is a turn of its own, so a size change may come first
+      loop.execute(() -> handle(new DvmEvent.LaunchApps(m.nspace())));
+    } else if (d instanceof DvmDecision.ShrinkComplete s) {
+      LOG.info("shrink campaign {} complete: daemons left {}", s.campaignId(), s.hosts());
     } else if (d instanceof DvmDecision.SessionReclaimed s) {
       reclaimed.add(s.sessionId());
       LOG.info(

@@ -30,9 +30,10 @@ class AllocationScenariosTest {
 
   static DvmConfig config() {
     return DvmConfig.of(
-        List.of(new DvmConfig.NodeSpec("n1", 2), new DvmConfig.NodeSpec("n4", 2, false)),
-        "prte-dvm",
-        1000);
+            List.of(new DvmConfig.NodeSpec("n1", 2), new DvmConfig.NodeSpec("n4", 2, false)),
+            "prte-dvm",
+            1000)
+        .withElastic(true);
   }
 
   final DvmHarness h = new DvmHarness(config(), inv);

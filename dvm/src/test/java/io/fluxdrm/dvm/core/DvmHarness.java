@@ -47,6 +47,12 @@ final class DvmHarness {
   /** Whether launches report at once. */
   boolean autoLaunch = true;
 
+  /** Whether a mapped job reaches LAUNCH_APPS at once (elastic mode; else the test moves it). */
+  boolean autoLaunchApps = true;
+
+  /** Mapped jobs waiting for the test to move them to LAUNCH_APPS. */
+  final List<String> mapped = new ArrayList<>();
+
   /** Jobs whose launch fails. */
   final Set<String> failingLaunches = new HashSet<>();
 
@@ -201,6 +207,10 @@ final class DvmHarness {
 
   private void react(List<DvmDecision> ds) {
     invariants.decided(ds);
+    List<String> bad = DvmInvariants.launchProblems(ds, core.view());
+    if (!bad.isEmpty()) {
+      throw new IllegalStateException("after step " + step + ": " + String.join("; ", bad));
+    }
     log.addAll(ds);
     for (DvmDecision d : ds) {
       if (d instanceof DvmDecision.Answer a) {
@@ -227,6 +237,12 @@ final class DvmHarness {
           if (failingLaunches.contains(l.nspace())) {
             procs.remove(l.nspace());
           }
+        }
+      } else if (d instanceof DvmDecision.MapComplete m) {
+        if (autoLaunchApps) {
+          queue.add(new DvmEvent.LaunchApps(m.nspace()));
+        } else {
+          mapped.add(m.nspace());
         }
       } else if (d instanceof DvmDecision.SignalJob s) {
         signals.add(s.nspace() + " " + s.signal().signalName());

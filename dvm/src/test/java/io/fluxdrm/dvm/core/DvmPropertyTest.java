@@ -38,9 +38,19 @@ class DvmPropertyTest {
 
   @Property(tries = 150)
   void randomSequences_keepTheInvariants(@ForAll long seed) {
+    run(seed, DvmHarness.fourNodes());
+  }
+
+  /** The same sequences in elastic mode (seed 003): the elastic invariants hold too. */
+  @Property(tries = 150)
+  void randomSequences_keepTheInvariantsInElasticMode(@ForAll long seed) {
+    run(seed, DvmHarness.fourNodes().withElastic(true));
+  }
+
+  private void run(long seed, DvmConfig config) {
     Random rnd = new Random(seed);
     InvariantsExtension inv = new InvariantsExtension();
-    DvmHarness h = new DvmHarness(DvmHarness.fourNodes(), inv);
+    DvmHarness h = new DvmHarness(config, inv);
     List<Client> tools = List.of(tool("tool-a", 1000), tool("tool-b", 1000), tool("tool-c", 2000));
     Client sched = DvmHarness.schedulerClient();
     for (int step = 0; step < 60; step++) {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class LifecycleTest {
   @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();
 
-  final DvmHarness h = new DvmHarness(DvmHarness.fourNodes(), inv);
+  final DvmHarness h = new DvmHarness(DvmHarness.fourNodes().withElastic(true), inv);
   final Client t = tool("sessionctrl", 1000);
   final Client sched = DvmHarness.schedulerClient();
 
@@ -47,7 +47,8 @@ class LifecycleTest {
   }
 
   @Test
-  void aDaemonFailingWhileAJobWaitsForItLeavesTooFewSlotsAndFailsTheJob() {
+  void aDaemonFailingWhileAJobWaitsForItRollsTheGrowBackAndFailsTheJob() {
+    // elastic mode: the failed grow is rolled back as a whole (decision D406, seed 003)
     h.registerAll(t);
     h.failingHosts.add("node5");
     StatusInfos a =
@@ -59,8 +60,8 @@ class LifecycleTest {
                 nodes("node4:1,node5:1"),
                 apps(sleep(2)))
             .orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE);
-    assertThat(h.core.view().node("node5").orElseThrow().daemon()).isEqualTo(DaemonState.FAILED);
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_JOB_FAILED_TO_LAUNCH);
+    assertThat(h.core.view().node("node5")).isEmpty();
     assertThat(h.core.view().session(9)).isEmpty();
     assertThat(h.decisions(DvmDecision.Notify.class))
         .singleElement()
@@ -68,8 +69,32 @@ class LifecycleTest {
             n -> {
               assertThat(n.event().status()).isEqualTo(PmixStatus.PMIX_ERR_DVM_MOD.code());
               assertThat(n.event().infos())
-                  .contains(Info.of(PmixKey.PMIX_JOB_TERM_STATUS, PmixStatus.PMIX_ERROR.code()));
+                  .contains(
+                      Info.of(
+                          PmixKey.PMIX_JOB_TERM_STATUS,
+                          PmixStatus.PMIX_ERR_PROC_FAILED_TO_START.code()));
             });
+  }
+
+  @Test
+  void withoutElasticModeADaemonFailingWhileAJobWaitsLeavesTooFewSlotsAndFailsTheJob() {
+    InvariantsExtension other = new InvariantsExtension();
+    DvmHarness plain = new DvmHarness(DvmHarness.fourNodes(), other);
+    plain.failingHosts.add("node5");
+    StatusInfos a =
+        plain
+            .sessionControl(
+                t,
+                "node1",
+                9,
+                on(PmixKey.PMIX_SESSION_INSTANTIATE),
+                nodes("node4:1,node5:1"),
+                apps(sleep(2)))
+            .orElseThrow();
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE);
+    assertThat(plain.core.view().node("node5").orElseThrow().daemon())
+        .isEqualTo(DaemonState.FAILED);
+    assertThat(plain.core.view().session(9)).isEmpty();
   }
 
   @Test

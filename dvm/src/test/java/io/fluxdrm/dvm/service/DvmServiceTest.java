@@ -88,6 +88,28 @@ class DvmServiceTest {
   }
 
   @Test
+  void inElasticModeTheServiceFeedsLaunchAppsBackAndTheJobRuns() {
+    ManualEventLoop l2 = new ManualEventLoop();
+    List<DvmConfig.NodeSpec> nodes = List.of(new DvmConfig.NodeSpec("node0", 2));
+    DvmService e =
+        DvmService.builder(DvmConfig.of(nodes, "dvm", 1000).withElastic(true), l2)
+            .checkedEveryStep()
+            .start();
+    l2.runPending();
+    CompletableFuture<DvmPort> c = e.connect(TOOL, "node0").toCompletableFuture();
+    l2.runPending();
+    assertThat(c).isDone();
+    DvmPort p = c.join();
+    CompletableFuture<StatusInfos> a =
+        p.sessionControl(42, instantiate("node5", "/bin/sleep", "300")).toCompletableFuture();
+    l2.runPending();
+    assertThat(a).isDone();
+    assertThat(a.join().status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(((SimulatedExecutor) e.executor()).liveRanks(nspace(a.join()))).containsExactly(0L);
+    assertThat(e.invariantViolations()).isZero();
+  }
+
+  @Test
   void tryingItOut_instantiatePauseResumeSignalTerminate_simulated() {
     StatusInfos a = done(tool.sessionControl(42, instantiate("node1", "/bin/sleep", "300")));
     assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);

@@ -1,0 +1,617 @@
+package io.fluxdrm.dvm.core;
+
+import static io.fluxdrm.dvm.core.DvmHarness.info;
+import static io.fluxdrm.dvm.core.DvmHarness.sleep;
+import static io.fluxdrm.dvm.core.DvmHarness.tool;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.port.Client;
+import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.testkit.InvariantsExtension;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Seed 003 in the core: scenarios D1–D24, B11, B14, B15 of spec/pmix/04 and the guarantees of
+ * spec/pmix/03 §7, one test each (id in the name), the elastic invariants checked after every step
+ * (fence = sum of the open campaigns' contributions, one hold per held job, no job mapped onto a
+ * starting daemon, nothing held once no campaign is open, launches only onto daemons that are up).
+ * The DVM starts on node1 (master, 2 slots). What the core does not model (radix trees, modex, the
+ * shrink xcast) is named in the test that stands for the scenario.
+ */
+class ElasticScenariosTest {
+  @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();
+
+  static final int READY = PmixStatus.PMIX_DVM_IS_READY.code();
+  static final int DVM_MOD = PmixStatus.PMIX_ERR_DVM_MOD.code();
+
+  static DvmConfig config(boolean elastic) {
+    return DvmConfig.of(List.of(new DvmConfig.NodeSpec("node1", 2)), "prte-dvm", 1000)
+        .withElastic(elastic);
+  }
+
+  DvmHarness h = new DvmHarness(config(true), inv);
+  final Client t = tool("tool-a", 1000);
+
+  @BeforeEach
+  void register() {
+    h.registerAll(t);
+  }
+
+  static Info nodes(String list) {
+    return Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, list);
+  }
+
+  static Info reqId(String id) {
+    return Info.of(PmixKey.PMIX_ALLOC_REQ_ID, id);
+  }
+
+  static Info share() {
+    return Info.of(PmixKey.PMIX_ALLOC_SHARE, true);
+  }
+
+  static Info mapByNode() {
+    return Info.of(PmixKey.PMIX_MAPBY, "node");
+  }
+
+  StatusInfos grow(String list, String rid) {
+    return h.alloc(t, AllocDirective.NEW, share(), nodes(list), reqId(rid)).orElseThrow();
+  }
+
+  Optional<StatusInfos> shrink(String list, String rid) {
+    return h.alloc(t, AllocDirective.RELEASE, nodes(list), reqId(rid));
+  }
+
+  List<DvmDecision.Notify> events(int code) {
+    return h.decisions(DvmDecision.Notify.class, n -> n.event().status() == code);
+  }
+
+  List<DvmDecision.Notify> eventsFor(String rid) {
+    return h.decisions(
+        DvmDecision.Notify.class,
+        n ->
+            n.event().infos().stream()
+                .anyMatch(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID) && i.value().equals(rid)));
+  }
+
+  DaemonState daemon(String host) {
+    return h.core.view().node(host).map(DvmView.NodeView::daemon).orElse(DaemonState.NONE);
+  }
+
+  DvmView.ElasticView el() {
+    return h.core.view().elastic();
+  }
+
+  String spawn(int np, Info... jobInfos) {
+    long before = h.answers.size();
+    h.spawn(t, List.of(sleep(np)), jobInfos);
+    assertThat(h.answers.size()).isGreaterThanOrEqualTo((int) before);
+    return lastJob();
+  }
+
+  String lastJob() {
+    List<DvmView.JobView> js = h.core.view().jobs();
+    return js.get(js.size() - 1).nspace();
+  }
+
+  List<String> hostsOf(String nspace) {
+    return h.decisions(DvmDecision.LaunchJob.class, l -> l.nspace().equals(nspace)).stream()
+        .reduce((a, b) -> b)
+        .orElseThrow()
+        .procs()
+        .stream()
+        .map(DvmDecision.Placement::host)
+        .toList();
+  }
+
+  // ---------------------------------------------------------------- D: elastic DVM
+
+  @Test
+  void d1_baselineJobRunsOnTheMaster() {
+    String j = spawn(1);
+    assertThat(hostsOf(j)).containsExactly("node1");
+    assertThat(el().fence()).isZero();
+  }
+
+  @Test
+  void d2_growStartsDaemonsAndTellsTheRequesterReadyOnce() {
+    assertThat(grow("node2:2,node3:2", "r1").status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(daemon("node2")).isEqualTo(DaemonState.UP);
+    assertThat(daemon("node3")).isEqualTo(DaemonState.UP);
+    assertThat(events(READY))
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.event().target()).contains(t.proc());
+              assertThat(
+                      info(
+                          new StatusInfos(PmixStatus.PMIX_SUCCESS, n.event().infos()),
+                          PmixKey.PMIX_ALLOC_REQ_ID))
+                  .map(Info::stringValue)
+                  .contains("r1");
+            });
+  }
+
+  @Test
+  void d3_shrinkRemovesTheDaemonAfterItLeftAndTheDvmStillRuns() {
+    grow("node2:2,node3:2", "g");
+    h.autoDaemons = false;
+    assertThat(shrink("node3", "s").orElseThrow().status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(eventsFor("s")).isEmpty();
+    h.event(new DvmEvent.DaemonLeft("node3"));
+    assertThat(eventsFor("s"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
+    assertThat(h.core.view().node("node3")).isEmpty();
+    assertThat(daemon("node2")).isEqualTo(DaemonState.UP);
+    assertThat(daemon("node1")).isEqualTo(DaemonState.UP);
+    h.autoDaemons = true;
+    assertThat(hostsOf(spawn(1))).containsExactly("node1");
+  }
+
+  @Test
+  void d4_shrinkingANodeWithAProcessOfASpanningJobCompletesAndTheJobEnds() {
+    grow("node2:2,node3:2", "g");
+    String j = spawn(3, mapByNode());
+    assertThat(hostsOf(j)).containsExactlyInAnyOrder("node1", "node2", "node3");
+    assertThat(shrink("node3", "s").orElseThrow().status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(eventsFor("s"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
+    assertThat(h.core.view().job(j).orElseThrow().liveProcs()).isEqualTo(2);
+    h.procs.get(j).entrySet().removeIf(e -> e.getValue().host.equals("node3"));
+    h.exitAll(j, 0);
+    assertThat(h.core.view().job(j)).isEmpty();
+  }
+
+  @Test
+  void d5_growShrinkAndRegrowOfTheSameAndAnotherNodeComplete() {
+    grow("node2,node3", "g1");
+    shrink("node3", "s1");
+    grow("node3,node5", "g2");
+    assertThat(eventsFor("g1")).hasSize(1);
+    assertThat(eventsFor("s1")).hasSize(1);
+    assertThat(eventsFor("g2"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
+    assertThat(List.of(daemon("node2"), daemon("node3"), daemon("node5")))
+        .containsOnly(DaemonState.UP);
+  }
+
+  @Test
+  void d6_afterGrowShrinkGrowASpanningJobRunsOnEveryMember() {
+    grow("node2,node3", "g1");
+    shrink("node3", "s1");
+    grow("node4", "g2");
+    String j = spawn(3, mapByNode());
+    assertThat(hostsOf(j)).containsExactlyInAnyOrder("node1", "node2", "node4");
+  }
+
+  @Test
+  void d7_regrowOfAShrunkNodeServesItsOwnJob() {
+    // the core has no routing tree (radix); what remains is that a re-grown node is a full member
+    grow("node2,node3", "g1");
+    shrink("node3", "s1");
+    grow("node4", "g2");
+    grow("node3", "g3");
+    assertThat(eventsFor("g3")).hasSize(1);
+    assertThat(hostsOf(spawn(4, mapByNode())))
+        .containsExactlyInAnyOrder("node1", "node2", "node3", "node4");
+  }
+
+  @Test
+  void d8_aJobSpanningAGrownInNodeGetsEveryRankPlaced() {
+    // collectives are the job's own; the core must place every rank, grown-in nodes included
+    grow("node2,node3", "g1");
+    shrink("node3", "s1");
+    grow("node4", "g2");
+    String j = spawn(3, mapByNode());
+    assertThat(h.decisions(DvmDecision.LaunchJob.class, l -> l.nspace().equals(j)))
+        .singleElement()
+        .satisfies(
+            l ->
+                assertThat(l.procs())
+                    .extracting(DvmDecision.Placement::rank)
+                    .containsExactly(0L, 1L, 2L));
+  }
+
+  @Test
+  void d9_growAfterShrinkStartsOnlyTheNamedNode() {
+    grow("node2,node3", "g1");
+    shrink("node2", "s1");
+    int before = h.decisions(DvmDecision.StartDaemon.class).size();
+    grow("node4", "g2");
+    assertThat(
+            h.decisions(DvmDecision.StartDaemon.class)
+                .subList(before, h.decisions(DvmDecision.StartDaemon.class).size()))
+        .extracting(DvmDecision.StartDaemon::host)
+        .containsExactly("node4");
+    assertThat(h.core.view().node("node2")).isEmpty();
+  }
+
+  @Test
+  void d10_redundantGrowGetsNoSecondPhaseEventDecisionD403() {
+    grow("node2", "g1");
+    assertThat(grow("node2", "g2").status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    // B15/D10: the spec's "no event when nothing changes" (D12) over PRRTE's immediate event
+    assertThat(eventsFor("g2")).isEmpty();
+    assertThat(el().campaigns()).isEmpty();
+  }
+
+  @Test
+  void d11_growOfEightNodesThenShrinkOfTheLastBothComplete() {
+    grow("node[2-9]", "g");
+    assertThat(eventsFor("g")).hasSize(1);
+    shrink("node9", "s");
+    assertThat(eventsFor("s"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
+    assertThat(daemon("node1")).isEqualTo(DaemonState.UP);
+  }
+
+  @Test
+  void d12_aJobEndingWhileAGrowIsInFlightRetiresAndTheLateDaemonStillCompletesTheGrow() {
+    String j = spawn(1);
+    h.autoDaemons = false;
+    grow("node2", "g");
+    h.exitAll(j, 0);
+    assertThat(h.core.view().job(j)).isEmpty();
+    h.event(new DvmEvent.DaemonStarted("node2"));
+    assertThat(eventsFor("g")).hasSize(1);
+  }
+
+  @Test
+  void d13_aJobReachingMapDuringAGrowIsHeldThenAdmittedOntoTheNewNodes() {
+    h.autoDaemons = false;
+    grow("node2:2", "g");
+    String j = spawn(4);
+    assertThat(el().heldAtMap()).containsExactly(j);
+    assertThat(h.core.view().job(j).orElseThrow().state())
+        .isEqualTo(DvmView.JobState.WAITING_FOR_DAEMONS);
+    h.event(new DvmEvent.DaemonStarted("node2"));
+    assertThat(el().heldAtMap()).isEmpty();
+    assertThat(hostsOf(j)).contains("node1", "node2");
+  }
+
+  /** node2, node3 in the pool; a 2-rank job by node mapped on node1, node2, not launched. */
+  String mappedBeforeShrink() {
+    grow("node2:1,node3:1", "g");
+    h.autoLaunchApps = false;
+    h.spawn(t, List.of(sleep(2)), mapByNode());
+    String j = lastJob();
+    assertThat(h.core.view().job(j).orElseThrow().state()).isEqualTo(DvmView.JobState.MAPPED);
+    h.mapped.clear();
+    return j;
+  }
+
+  @Test
+  void d14_aJobMappedOntoADepartingNodeIsHeldAtLaunchThenRemappedOntoSurvivors() {
+    String j = mappedBeforeShrink();
+    assertThat(h.core.view().job(j).orElseThrow().procsPerNode())
+        .containsOnlyKeys("node1", "node2");
+    h.autoDaemons = false;
+    shrink("node2", "s");
+    h.event(new DvmEvent.LaunchApps(j));
+    assertThat(el().heldAtLaunch()).containsExactly(j);
+    assertThat(h.decisions(DvmDecision.LaunchJob.class, l -> l.nspace().equals(j))).isEmpty();
+    h.event(new DvmEvent.DaemonLeft("node2"));
+    assertThat(el().heldAtLaunch()).isEmpty();
+    assertThat(h.mapped).containsExactly(j);
+    h.event(new DvmEvent.LaunchApps(j));
+    assertThat(hostsOf(j)).containsExactlyInAnyOrder("node1", "node3");
+  }
+
+  @Test
+  void d15_aJobMappedAwayFromTheDepartingNodeLaunchesOnItsMapAfterTheShrink() {
+    String j = mappedBeforeShrink();
+    h.autoDaemons = false;
+    shrink("node3", "s");
+    h.event(new DvmEvent.LaunchApps(j));
+    assertThat(el().heldAtLaunch()).containsExactly(j);
+    h.event(new DvmEvent.DaemonLeft("node3"));
+    assertThat(h.mapped).isEmpty();
+    assertThat(hostsOf(j)).containsExactlyInAnyOrder("node1", "node2");
+  }
+
+  @Test
+  void d16_aGrowWhoseDaemonFailsIsRolledBackAndItsHeldJobsNeverLaunch() {
+    h.autoDaemons = false;
+    StatusInfos a = h.alloc(t, AllocDirective.NEW, nodes("node2,node3"), reqId("g")).orElseThrow();
+    String alloc = info(a, PmixKey.PMIX_ALLOC_ID).orElseThrow().stringValue();
+    long rid = h.nextRequestId();
+    h.event(new DvmEvent.Spawn(rid, t, "node1", List.of(sleep(1)), List.of()));
+    String j = lastJob();
+    assertThat(el().heldAtMap()).containsExactly(j);
+    h.event(new DvmEvent.DaemonStarted("node2"));
+    h.event(new DvmEvent.DaemonFailed("node3", "no such host"));
+    assertThat(eventsFor("g"))
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.event().status()).isEqualTo(DVM_MOD);
+              StatusInfos e = new StatusInfos(PmixStatus.PMIX_SUCCESS, n.event().infos());
+              assertThat(info(e, PmixKey.PMIX_ALLOC_ID)).map(Info::stringValue).contains(alloc);
+              assertThat(info(e, PmixKey.PMIX_JOB_TERM_STATUS)).isPresent();
+            });
+    assertThat(h.decisions(DvmDecision.StopDaemon.class))
+        .extracting(DvmDecision.StopDaemon::host)
+        .containsExactly("node2");
+    assertThat(h.core.view().node("node2")).isEmpty();
+    assertThat(h.core.view().node("node3")).isEmpty();
+    assertThat(h.core.view().session(Long.parseLong(alloc)).orElseThrow().hosts()).isEmpty();
+    assertThat(h.core.view().job(j)).isEmpty();
+    assertThat(h.answers.get(rid).status()).isNotEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(daemon("node1")).isEqualTo(DaemonState.UP);
+    h.event(new DvmEvent.DaemonLeft("node2"));
+    assertThat(el().fence()).isZero();
+  }
+
+  @Test
+  void d17_anUnrelatedDaemonDyingDuringAGrowChangesNothingForTheGrow() {
+    grow("node2", "g0");
+    h.autoDaemons = false;
+    grow("node3", "g");
+    String j = spawn(1);
+    h.event(new DvmEvent.DaemonFailed("node2", "crashed"));
+    assertThat(el().heldAtMap()).containsExactly(j);
+    assertThat(eventsFor("g")).isEmpty();
+    h.event(new DvmEvent.DaemonStarted("node3"));
+    assertThat(eventsFor("g"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
+    assertThat(h.core.view().job(j).orElseThrow().state())
+        .isNotEqualTo(DvmView.JobState.WAITING_FOR_DAEMONS);
+  }
+
+  @Test
+  void d18_ofTwoOverlappingGrowsTheFailedOneIsRolledBackAndTheOtherCompletes() {
+    h.autoDaemons = false;
+    grow("node2", "g1");
+    grow("node3", "g2");
+    String j = spawn(1);
+    assertThat(el().fence()).isEqualTo(2);
+    h.event(new DvmEvent.DaemonFailed("node2", "no such host"));
+    assertThat(eventsFor("g1"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(DVM_MOD));
+    assertThat(h.core.view().job(j)).isEmpty();
+    h.event(new DvmEvent.DaemonStarted("node3"));
+    assertThat(eventsFor("g2"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
+    assertThat(el().fence()).isZero();
+  }
+
+  @Test
+  void d19_growAndShrinkOverlapAndAGrowFailureLeavesLaunchHeldJobsParked() {
+    String j = mappedBeforeShrink();
+    h.autoDaemons = false;
+    shrink("node3", "s");
+    h.event(new DvmEvent.LaunchApps(j));
+    assertThat(el().heldAtLaunch()).containsExactly(j);
+    h.autoLaunchApps = true;
+    grow("node4", "g");
+    String k = spawn(1);
+    assertThat(el().heldAtMap()).containsExactly(k);
+    h.event(new DvmEvent.DaemonFailed("node4", "no such host"));
+    assertThat(h.core.view().job(k)).isEmpty();
+    assertThat(el().heldAtLaunch()).containsExactly(j);
+    h.event(new DvmEvent.DaemonLeft("node3"));
+    assertThat(el().heldAtLaunch()).isEmpty();
+    assertThat(hostsOf(j)).containsExactlyInAnyOrder("node1", "node2");
+  }
+
+  @Test
+  void d22_aRequesterWithoutTheTwoEventCodesGetsNoEventAndEverythingElseIsTheSame() {
+    Client u = tool("tool-b", 1000);
+    h.event(new DvmEvent.RegisterEvents(h.nextRequestId(), u, "node1", List.of(-1)));
+    StatusInfos a =
+        h.alloc(u, AllocDirective.NEW, share(), nodes("node2"), reqId("g")).orElseThrow();
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(eventsFor("g")).isEmpty();
+    assertThat(daemon("node2")).isEqualTo(DaemonState.UP);
+    assertThat(el().fence()).isZero();
+  }
+
+  @Test
+  void d23_exactlyOneTerminalEventPerAcceptedChangeAndNoneForARejection() {
+    grow("node2", "a");
+    h.alloc(t, AllocDirective.RELEASE, nodes("nowhere"), reqId("b"));
+    h.alloc(t, AllocDirective.NEW, nodes("node1"), reqId("c"));
+    shrink("node2", "d");
+    assertThat(eventsFor("a")).hasSize(1);
+    assertThat(eventsFor("b")).isEmpty();
+    assertThat(eventsFor("d")).hasSize(1);
+    assertThat(h.decisions(DvmDecision.Notify.class)).hasSize(2);
+  }
+
+  @Test
+  void d24_aReleaseParkedBehindAGrowThatFailsIsReplayedNotStrandedDecisionD402() {
+    grow("node2", "g0");
+    h.autoDaemons = false;
+    grow("node3", "g");
+    Optional<StatusInfos> r = shrink("node2", "s");
+    assertThat(r).isEmpty();
+    assertThat(el().deferredReleases()).isEqualTo(1);
+    h.event(new DvmEvent.DaemonFailed("node3", "no such host"));
+    assertThat(el().deferredReleases()).isZero();
+    assertThat(h.answers.values()).anyMatch(a -> a.status() == PmixStatus.PMIX_SUCCESS);
+    h.event(new DvmEvent.DaemonLeft("node2"));
+    assertThat(eventsFor("s"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
+  }
+
+  // ---------------------------------------------------------------- B: elastic-only
+
+  @Test
+  void b11_releaseOfANodeListIsAShrinkCampaignReadyAfterDeparture() {
+    grow("node2,node3", "g");
+    String j = spawn(1);
+    h.autoDaemons = false;
+    assertThat(shrink("node3", "s").orElseThrow().status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(el().campaigns()).singleElement().satisfies(c -> assertThat(c.grow()).isFalse());
+    assertThat(el().fence()).isEqualTo(1);
+    h.event(new DvmEvent.DaemonLeft("node3"));
+    assertThat(eventsFor("s")).hasSize(1);
+    assertThat(daemon("node1")).isEqualTo(DaemonState.UP);
+    assertThat(h.core.view().job(j)).isPresent();
+  }
+
+  @Test
+  void b14_aReleaseDuringAGrowIsParkedAndReplayedAfterIt() {
+    grow("node2", "g0");
+    h.autoDaemons = false;
+    grow("node3", "g");
+    long before = h.answers.size();
+    assertThat(shrink("node2", "s")).isEmpty();
+    assertThat(h.core.view().pendingRequests()).hasSize(1);
+    h.event(new DvmEvent.DaemonStarted("node3"));
+    assertThat(h.answers.size()).isEqualTo((int) before + 1);
+    assertThat(el().campaigns()).singleElement().satisfies(c -> assertThat(c.grow()).isFalse());
+    h.event(new DvmEvent.DaemonLeft("node2"));
+    assertThat(eventsFor("s")).hasSize(1);
+  }
+
+  @Test
+  void b15_aNewOverNodesThatAlreadyHaveDaemonsGetsNoEventDecisionD403() {
+    grow("node2", "g");
+    StatusInfos a = h.alloc(t, AllocDirective.NEW, nodes("node2"), reqId("n")).orElseThrow();
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(eventsFor("n")).isEmpty();
+  }
+
+  // ---------------------------------------------------------------- spec/pmix/03 §7
+
+  @Test
+  void g7_1_aJobSubmittedDuringASizeChangeIsHeldNotFailedThenAdmitted() {
+    h.autoDaemons = false;
+    grow("node2", "g");
+    String j = spawn(1);
+    assertThat(h.core.view().job(j)).isPresent();
+    h.event(new DvmEvent.DaemonStarted("node2"));
+    assertThat(h.core.view().job(j).orElseThrow().state()).isEqualTo(DvmView.JobState.RUNNING);
+  }
+
+  @Test
+  void g7_2_noJobIsMappedOntoAStartingOrDepartingDaemon() {
+    h.autoDaemons = false;
+    grow("node2:2", "g");
+    String j = spawn(1);
+    assertThat(h.core.view().job(j).orElseThrow().procsPerNode()).isEmpty();
+    h.event(new DvmEvent.DaemonStarted("node2"));
+    shrink("node2", "s");
+    String k = spawn(1);
+    assertThat(h.core.view().job(k).orElseThrow().procsPerNode()).isEmpty();
+    h.event(new DvmEvent.DaemonLeft("node2"));
+    assertThat(hostsOf(k)).doesNotContain("node2");
+  }
+
+  @Test
+  void g7_3_launchDataNeverGoesToADepartingDaemon() {
+    String j = mappedBeforeShrink();
+    h.autoDaemons = false;
+    shrink("node2", "s");
+    h.event(new DvmEvent.LaunchApps(j));
+    h.event(new DvmEvent.DaemonLeft("node2"));
+    h.event(new DvmEvent.LaunchApps(j));
+    assertThat(h.decisions(DvmDecision.LaunchJob.class, l -> l.nspace().equals(j)))
+        .singleElement()
+        .satisfies(l -> assertThat(l.procs()).noneMatch(p -> p.host().equals("node2")));
+  }
+
+  @Test
+  void g7_4_aDaemonFailureAffectsOnlyJobsWaitingOnItsCampaign() {
+    grow("node2", "g0");
+    h.autoDaemons = false;
+    grow("node3", "g");
+    String j = spawn(1);
+    h.event(new DvmEvent.DaemonFailed("node2", "crashed"));
+    assertThat(el().heldAtMap()).containsExactly(j);
+    h.event(new DvmEvent.DaemonFailed("node3", "crashed"));
+    assertThat(h.core.view().job(j)).isEmpty();
+  }
+
+  @Test
+  void g7_5_aFailedGrowIsRolledBackAloneAndPreExistingDaemonsStay() {
+    grow("node2", "g0");
+    h.autoDaemons = false;
+    grow("node3,node4", "g1");
+    grow("node5", "g2");
+    h.event(new DvmEvent.DaemonStarted("node3"));
+    h.event(new DvmEvent.DaemonFailed("node4", "no such host"));
+    assertThat(h.core.view().node("node3")).isEmpty();
+    assertThat(daemon("node2")).isEqualTo(DaemonState.UP);
+    assertThat(daemon("node5")).isEqualTo(DaemonState.STARTING);
+    assertThat(el().campaigns())
+        .singleElement()
+        .satisfies(c -> assertThat(c.targets()).containsValue("node5"));
+  }
+
+  @Test
+  void g7_6_shrinkCompletionCountsEachDepartureOnceCrashOrExit() {
+    grow("node2,node3", "g");
+    h.autoDaemons = false;
+    shrink("node2,node3", "s");
+    assertThat(el().fence()).isEqualTo(2);
+    h.event(new DvmEvent.DaemonFailed("node2", "crashed"));
+    h.event(new DvmEvent.DaemonLeft("node2"));
+    // the contribution stays until the whole shrink completes (collective completion, seed 003)
+    assertThat(el().campaigns()).singleElement().satisfies(c -> assertThat(c.pending()).hasSize(1));
+    assertThat(eventsFor("s")).isEmpty();
+    h.event(new DvmEvent.DaemonLeft("node3"));
+    assertThat(eventsFor("s")).hasSize(1);
+    assertThat(h.decisions(DvmDecision.ShrinkComplete.class))
+        .singleElement()
+        .satisfies(c -> assertThat(c.hosts()).containsExactlyInAnyOrder("node2", "node3"));
+  }
+
+  @Test
+  void g7_7_concurrentCampaignsAdmitAParkedJobOnceAfterAllOfThem() {
+    grow("node2", "g0");
+    h.autoDaemons = false;
+    grow("node3", "g1");
+    shrink("node2", "s");
+    grow("node4", "g2");
+    String j = spawn(1);
+    h.event(new DvmEvent.DaemonStarted("node3"));
+    h.event(new DvmEvent.DaemonLeft("node2"));
+    assertThat(el().heldAtMap()).containsExactly(j);
+    h.event(new DvmEvent.DaemonStarted("node4"));
+    assertThat(h.decisions(DvmDecision.LaunchJob.class, l -> l.nspace().equals(j))).hasSize(1);
+  }
+
+  @Test
+  void g7_8_twoPhaseAnswerAcceptanceThenOneEventToTheRequesterOnly() {
+    Client u = tool("tool-b", 1000);
+    h.registerAll(u);
+    h.autoDaemons = false;
+    StatusInfos a = grow("node2", "g");
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(eventsFor("g")).isEmpty();
+    h.event(new DvmEvent.DaemonStarted("node2"));
+    assertThat(eventsFor("g"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().target()).contains(t.proc()));
+  }
+
+  @Test
+  void g7_9_admissionAddsNoInterfaceAndHeldJobsShowWaitingForDaemons() {
+    h.autoDaemons = false;
+    grow("node2", "g");
+    String j = spawn(1);
+    assertThat(h.core.view().job(j).orElseThrow().state())
+        .isEqualTo(DvmView.JobState.WAITING_FOR_DAEMONS);
+    assertThat(h.core.view().pendingRequests())
+        .extracting(DvmView.PendingRequest::waiting)
+        .containsExactly(DvmView.Waiting.DAEMONS);
+    assertThat(el().heldAtMap()).containsExactly(j);
+  }
+}
