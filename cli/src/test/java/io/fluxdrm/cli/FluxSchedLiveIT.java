@@ -56,10 +56,6 @@ class FluxSchedLiveIT {
           List.of("-n17"),
           List.of("-N2", "-n2", "--requires=host:fake1"));
 
-  /** Denials whose text differs from flux-core 0.88's sched-simple (D392; not fixed yet). */
-  private static final List<String> TEXT_DIFFERS =
-      List.of("-N5", "-N2 -n2 --requires=host:fake1", "-n1 -g3");
-
   private static Map<String, String> run(FluxLive f, boolean fluxdrm) throws Exception {
     Map<String, String> out = new LinkedHashMap<>();
     for (List<String> shape : SHAPES) {
@@ -96,12 +92,7 @@ class FluxSchedLiveIT {
       f.removeSchedSimple();
       f.startFluxdrm();
       Map<String, String> ours = run(f, true);
-      // flux-core 0.88's Python sched-simple words three denials differently from fluxdrm (which
-      // follows the earlier C sched-simple's words): compared apart, see D392
-      for (String k : TEXT_DIFFERS) {
-        assertThat(ours.remove(k)).startsWith("exception: unsatisfiable request: need ");
-        assertThat(flux.remove(k)).startsWith("exception: unsatisfiable request: need ");
-      }
+      // every R and every denial note word for word (D394: fluxdrm words them as 0.88 does)
       assertThat(ours).isEqualTo(flux);
       assertThat(ours.get("-N1 -n1 --exclusive")).startsWith("rank0/core[0-3],gpu[0-1]");
       f.assertViewsAgree();

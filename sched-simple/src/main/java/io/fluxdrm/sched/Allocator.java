@@ -108,74 +108,105 @@ final class Allocator {
 
   /**
    * Null when the whole pool (within the scope) could satisfy the request, else the note of the
-   * DENY, in flux-core's words: {@code unsatisfiable request: need 1 slot(s) of 3 core(s), only 0
-   * such slot(s) available (total cores: 2)}.
+   * DENY, word for word flux-core 0.88's sched-simple ({@code Rv1Pool._check_feasibility}, D394):
+   * {@code unsatisfiable request: need 1 slot(s) of 3 core(s), only 0 such slot(s) available (total
+   * cores: 2)}. Every count is over the ranks the request may use: not removed, matching the
+   * constraint, within the scope; up or down, free or not.
    */
   static String infeasibility(ResourcePool pool, ResourceRequest req, Scope scope) {
     ResourceRequest.Count nodes = req.effectiveNodes();
-    String gpuText = req.gpusPerSlot() > 0 ? " and " + req.gpusPerSlot() + " gpu(s)" : "";
     if (nodes != null) {
-      int spn = req.effectiveSlotsPerNode();
-      long needCores = (long) spn * req.slotSize();
-      long needGpus = (long) spn * req.gpusPerSlot();
-      long found = 0;
-      for (int pos = 0; pos < pool.size() && found < nodes.min(); pos++) {
-        if (!eligible(pool, req, scope, pos)) {
-          continue;
-        }
-        IdSet cores = available(pool.totalCores(pos), scope, pool.rank(pos), "core");
-        IdSet gpus = available(pool.totalGpus(pos), scope, pool.rank(pos), "gpu");
-        if (cores.count() < needCores || gpus.count() < needGpus) {
-          continue;
-        }
-        if (req.exclusive()
-            && (!cores.equals(pool.totalCores(pos)) || !gpus.equals(pool.totalGpus(pos)))) {
-          continue;
-        }
-        found++;
+      return nodeInfeasibility(pool, req, scope, nodes.min());
+    }
+    long need = req.slots().min();
+    long coreSlots = 0;
+    long gpuSlots = 0;
+    long cores = 0;
+    long gpus = 0;
+    for (int pos = 0; pos < pool.size(); pos++) {
+      if (eligible(pool, req, scope, pos)) {
+        IdSet c = available(pool.totalCores(pos), scope, pool.rank(pos), "core");
+        IdSet g = available(pool.totalGpus(pos), scope, pool.rank(pos), "gpu");
+        coreSlots += c.count() / req.slotSize();
+        gpuSlots += slotsOn(c, g, req);
+        cores += c.count();
+        gpus += g.count();
       }
-      if (found >= nodes.min()) {
-        return null;
-      }
+    }
+    // Rv1Pool.py _check_feasibility: slots fit within one rank, cores checked first
+    if (coreSlots < need) {
       return "unsatisfiable request: need "
-          + nodes.min()
-          + " node(s) with "
-          + spn
+          + need
           + " slot(s) of "
           + req.slotSize()
-          + " core(s)"
-          + gpuText
-          + ", only "
-          + found
-          + " such node(s) available (total nodes: "
-          + pool.liveSize()
+          + " core(s), only "
+          + coreSlots
+          + " such slot(s) available (total cores: "
+          + cores
           + ")";
     }
-    long found = 0;
-    for (int pos = 0; pos < pool.size() && found < req.slots().min(); pos++) {
-      if (eligible(pool, req, scope, pos)) {
-        found +=
-            slotsOn(
-                available(pool.totalCores(pos), scope, pool.rank(pos), "core"),
-                available(pool.totalGpus(pos), scope, pool.rank(pos), "gpu"),
-                req);
+    // Rv1Pool.py _check_feasibility: then GPUs, when a slot has any
+    if (req.gpusPerSlot() > 0 && gpuSlots < need) {
+      return "unsatisfiable request: need "
+          + need
+          + " slot(s) with "
+          + req.gpusPerSlot()
+          + " GPU(s) each, only "
+          + gpuSlots
+          + " available (total GPUs: "
+          + gpus
+          + ")";
+    }
+    return null;
+  }
+
+  /** {@link #infeasibility} of a request with a node count (or exclusive slots). */
+  private static String nodeInfeasibility(
+      ResourcePool pool, ResourceRequest req, Scope scope, long need) {
+    int spn = req.effectiveSlotsPerNode();
+    long needCores = (long) spn * req.slotSize();
+    long needGpus = (long) spn * req.gpusPerSlot();
+    long wholeFit = 0; // exclusive: whole nodes with one slot's cores and GPUs, as 0.88 counts
+    long fit = 0; // nodes the allocator could ever choose
+    for (int pos = 0; pos < pool.size(); pos++) {
+      if (!eligible(pool, req, scope, pos)) {
+        continue;
+      }
+      IdSet cores = available(pool.totalCores(pos), scope, pool.rank(pos), "core");
+      IdSet gpus = available(pool.totalGpus(pos), scope, pool.rank(pos), "gpu");
+      boolean whole = cores.equals(pool.totalCores(pos)) && gpus.equals(pool.totalGpus(pos));
+      if (req.exclusive() && !whole) {
+        continue;
+      }
+      if (cores.count() >= req.slotSize() && gpus.count() >= req.gpusPerSlot()) {
+        wholeFit++;
+      }
+      if (cores.count() >= needCores && gpus.count() >= needGpus) {
+        fit++;
       }
     }
-    if (found >= req.slots().min()) {
-      return null;
+    // Rv1Pool.py _check_feasibility: an exclusive request counts whole nodes holding one slot
+    if (req.exclusive() && wholeFit < need) {
+      return "unsatisfiable request: need "
+          + need
+          + " exclusive node(s), only "
+          + wholeFit
+          + " eligible";
     }
-    return "unsatisfiable request: need "
-        + req.slots().min()
-        + " slot(s) of "
-        + req.slotSize()
-        + " core(s)"
-        + gpuText
-        + ", only "
-        + found
-        + " such slot(s) available (total cores: "
-        + pool.coreCount()
-        + (req.gpusPerSlot() > 0 ? ", total gpus: " + pool.gpuCount() : "")
-        + ")";
+    // Rv1Pool.py _check_feasibility: nodes with the cores and GPUs of all their slots; fluxdrm
+    // asks this of an exclusive request too, as its allocator never oversubscribes a node (D394)
+    if (fit < need) {
+      return "unsatisfiable request: need "
+          + need
+          + " node(s) with "
+          + needCores
+          + " cores"
+          + (needGpus > 0 ? " and " + needGpus + " GPUs" : "")
+          + " each, only "
+          + fit
+          + " eligible";
+    }
+    return null;
   }
 
   /**

@@ -285,15 +285,6 @@ public final class ResourcePool {
     return removed[pos];
   }
 
-  /** Ranks of the pool that were not removed. */
-  int liveSize() {
-    int n = 0;
-    for (boolean r : removed) {
-      n += r ? 0 : 1;
-    }
-    return n;
-  }
-
   IdSet totalCores(int pos) {
     return totalCores[pos];
   }

@@ -40,13 +40,21 @@ class AllocatorTest {
           too few nodes now                  | 0-1:0-1            | 1:0   |     | n=2 s=1 c=2   | insufficient
           exclusive takes cores and gpus     | 0-1:0-3:0-1        | 0:3   |     | n=1 s=1 c=1 x | allocated rank1/core[0-3],gpu[0-1] nslots 1
           exclusive needs a whole free node  | 0-1:0-3            | 0:3 1:0 |   | n=1 s=1 c=1 x | insufficient
-          gpus per slot beyond the pool      | 0:0-3:0-1 1:0-3    |       |     | s=3 c=1 g=1   | infeasible unsatisfiable request: need 3 slot(s) of 1 core(s) and 1 gpu(s), only 2 such slot(s) available (total cores: 8, total gpus: 2)
+          gpus per slot beyond the pool      | 0:0-3:0-1 1:0-3    |       |     | s=3 c=1 g=1   | infeasible unsatisfiable request: need 3 slot(s) with 1 GPU(s) each, only 2 available (total GPUs: 2)
           gpus taken now                     | 0:0-3:0-1 1:0-3    | 0:0:0 |     | s=2 c=1 g=1   | insufficient
           gpus per slot fit                  | 0:0-3:0-1 1:0-3    |       |     | s=2 c=1 g=1   | allocated rank0/core[0-1],gpu[0-1] nslots 2
           down rank skipped                  | 0-1:0-3            |       | 0   | s=1 c=4       | allocated rank1/core[0-3] nslots 1
           all down is not infeasible         | 0-1:0-3            |       | 0-1 | s=1 c=4       | insufficient
-          more nodes than the pool           | 0-1:0-3            |       |     | n=3 s=1 c=1   | infeasible unsatisfiable request: need 3 node(s) with 1 slot(s) of 1 core(s), only 2 such node(s) available (total nodes: 2)
-          node too small for its slots       | 0-1:0-3            |       |     | n=1 s=2 c=3   | infeasible unsatisfiable request: need 1 node(s) with 2 slot(s) of 3 core(s), only 0 such node(s) available (total nodes: 2)
+          more nodes than the pool           | 0-1:0-3            |       |     | n=3 s=1 c=1   | infeasible unsatisfiable request: need 3 node(s) with 1 cores each, only 2 eligible
+          node too small for its slots       | 0-1:0-3            |       |     | n=1 s=2 c=3   | infeasible unsatisfiable request: need 1 node(s) with 6 cores each, only 0 eligible
+          node short of its slots' gpus      | 0:0-3:0-1 1:0-3    |       |     | n=1 s=2 c=1 g=2 | infeasible unsatisfiable request: need 1 node(s) with 2 cores and 4 GPUs each, only 0 eligible
+          more exclusive nodes than the pool | 0-1:0-3            |       |     | n=3 s=1 c=1 x | infeasible unsatisfiable request: need 3 exclusive node(s), only 2 eligible
+          exclusive counts nodes with a slot | 0:0-3:0-1 1:0-1    |       |     | n=2 s=1 c=3 x | infeasible unsatisfiable request: need 2 exclusive node(s), only 1 eligible
+          exclusive counts a slot's gpus     | 0:0-3:0-1 1:0-3    |       |     | n=2 s=1 c=1 g=1 x | infeasible unsatisfiable request: need 2 exclusive node(s), only 1 eligible
+          exclusive slots are whole nodes    | 0-1:0-3            |       |     | s=3 c=1 x     | infeasible unsatisfiable request: need 3 exclusive node(s), only 2 eligible
+          exclusive never oversubscribes     | 0-1:0-3            |       |     | n=1 s=8 c=1 x | infeasible unsatisfiable request: need 1 node(s) with 8 cores each, only 0 eligible
+          slot totals count matching ranks   | 0-1:0-3            |       |     | s=5 c=1 req={"ranks":["1"]} | infeasible unsatisfiable request: need 5 slot(s) of 1 core(s), only 4 such slot(s) available (total cores: 4)
+          gpu slots fit within one rank      | 0:0:0-1 1:0-3      |       |     | s=2 c=1 g=1   | infeasible unsatisfiable request: need 2 slot(s) with 1 GPU(s) each, only 1 available (total GPUs: 2)
           """)
   void allocate_case_outcome(
       String what, String poolSpec, String taken, String down, String shape, String expected) {

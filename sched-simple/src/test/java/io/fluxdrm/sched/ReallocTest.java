@@ -75,9 +75,9 @@ class ReallocTest {
     Harness h = oneJobOnFour(SchedulerOptions.defaults());
     h.run(
         """
-        grow 1 1 n=4 s=1 c=2 | realloc 1 tag 1 DENY note unsatisfiable request: need 4 node(s) with 1 slot(s) of 2 core(s), only 3 such node(s) available (total nodes: 4) | rank[1-3]/core[0-1]
-        grow 1 2 s=1 c=3     | realloc 1 tag 2 DENY note unsatisfiable request: need 1 slot(s) of 3 core(s), only 0 such slot(s) available (total cores: 8) | rank[1-3]/core[0-1]
-        grow 1 3 s=1 g=1     | realloc 1 tag 3 DENY note unsatisfiable request: need 1 slot(s) of 1 core(s) and 1 gpu(s), only 0 such slot(s) available (total cores: 8, total gpus: 0) | rank[1-3]/core[0-1]
+        grow 1 1 n=4 s=1 c=2 | realloc 1 tag 1 DENY note unsatisfiable request: need 4 node(s) with 2 cores each, only 3 eligible | rank[1-3]/core[0-1]
+        grow 1 2 s=1 c=3     | realloc 1 tag 2 DENY note unsatisfiable request: need 1 slot(s) of 3 core(s), only 0 such slot(s) available (total cores: 6) | rank[1-3]/core[0-1]
+        grow 1 3 s=1 g=1     | realloc 1 tag 3 DENY note unsatisfiable request: need 1 slot(s) with 1 GPU(s) each, only 0 available (total GPUs: 0) | rank[1-3]/core[0-1]
         """);
   }
 
@@ -87,7 +87,7 @@ class ReallocTest {
     h.run(
         """
         grow 1 1 n=1 s=1 c=2 r=3 | realloc 1 tag 1 SUCCESS add rank3/core[0-1] | rank[1-2]/core[0-1]
-        grow 1 2 n=1 s=1 c=2 r=0 | realloc 1 tag 2 DENY note unsatisfiable request: need 1 node(s) with 1 slot(s) of 2 core(s), only 0 such node(s) available (total nodes: 4) | rank[1-2]/core[0-1]
+        grow 1 2 n=1 s=1 c=2 r=0 | realloc 1 tag 2 DENY note unsatisfiable request: need 1 node(s) with 2 cores each, only 0 eligible | rank[1-2]/core[0-1]
         """);
   }
 

@@ -83,8 +83,8 @@ class SchedulerCoreTest {
     List<Decision> out = h.alloc(1, ResourceRequest.slots(1, 1).withGpusPerSlot(1));
     assertThat(Harness.describe(out))
         .containsExactly(
-            "deny 1 unsatisfiable request: need 1 slot(s) of 1 core(s) and 1 gpu(s), only 0 such"
-                + " slot(s) available (total cores: 4, total gpus: 0)");
+            "deny 1 unsatisfiable request: need 1 slot(s) with 1 GPU(s) each, only 0 available"
+                + " (total GPUs: 0)");
   }
 
   @Test
@@ -228,7 +228,7 @@ class SchedulerCoreTest {
         alloc 2 n=2 s=2 c=1 x   | success 2 rank[1-2]/core[0-3] | rank0/core[2-3] rank3/core[0-3]
         alloc 3 n=2 s=1 c=1 x   |  | rank0/core[2-3] rank3/core[0-3]
         alloc 4 n=5 s=1 c=1     |  | rank0/core[2-3] rank3/core[0-3]
-        free 2                  | freed 2 rank[1-2]/core[0-3] final; success 3 rank[1-2]/core[0-3]; deny 4 unsatisfiable request: need 5 node(s) with 1 slot(s) of 1 core(s), only 4 such node(s) available (total nodes: 4) | rank0/core[2-3] rank3/core[0-3]
+        free 2                  | freed 2 rank[1-2]/core[0-3] final; success 3 rank[1-2]/core[0-3]; deny 4 unsatisfiable request: need 5 node(s) with 1 cores each, only 4 eligible | rank0/core[2-3] rank3/core[0-3]
         """);
   }
 
@@ -250,7 +250,7 @@ class SchedulerCoreTest {
         """
         alloc 1 req={"properties":["fast"]}        | success 1 rank2/core0 | rank[0-1]/core[0-1] rank2/core1
         alloc 2 req={"hostlist":["node1"]} s=2     | success 2 rank1/core[0-1] | rank0/core[0-1] rank2/core1
-        alloc 3 req={"properties":["slow"]}        | deny 3 unsatisfiable request: need 1 slot(s) of 1 core(s), only 0 such slot(s) available (total cores: 6) | rank0/core[0-1] rank2/core1
+        alloc 3 req={"properties":["slow"]}        | deny 3 unsatisfiable request: need 1 slot(s) of 1 core(s), only 0 such slot(s) available (total cores: 0) | rank0/core[0-1] rank2/core1
         """);
     assertThat(((Decision.AllocSuccess) h.log.get(0)).r().properties())
         .containsEntry("fast", IdSet.of(2));
@@ -430,8 +430,6 @@ class SchedulerCoreTest {
     Harness h = twoByTwo(SchedulerOptions.defaults());
     assertThat(h.core.feasibility(ResourceRequest.nodes(2, 1, 2))).isEmpty();
     assertThat(h.core.feasibility(ResourceRequest.nodes(3, 1, 1)))
-        .contains(
-            "unsatisfiable request: need 3 node(s) with 1 slot(s) of 1 core(s), only 2 such"
-                + " node(s) available (total nodes: 2)");
+        .contains("unsatisfiable request: need 3 node(s) with 1 cores each, only 2 eligible");
   }
 }

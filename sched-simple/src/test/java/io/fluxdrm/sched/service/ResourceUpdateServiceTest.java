@@ -146,9 +146,7 @@ class ResourceUpdateServiceTest {
     assertThat(a3.join().json().at("/annotations/sched/resource_summary").asText())
         .isEqualTo("rank2/core[0-1]");
     assertThat(a4.join().json().get("note").asText())
-        .isEqualTo(
-            "unsatisfiable request: need 2 node(s) with 1 slot(s) of 1 core(s), only 1 such node(s)"
-                + " available (total nodes: 1)");
+        .isEqualTo("unsatisfiable request: need 2 node(s) with 1 cores each, only 1 eligible");
   }
 
   @Test
