@@ -1,0 +1,94 @@
+package io.fluxdrm.cli.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fluxdrm.bridge.dvm.FluxScheduler;
+import io.fluxdrm.dvm.core.DvmView;
+import io.fluxdrm.dvm.service.DvmService;
+import io.fluxdrm.jobmanager.JmFixture;
+import io.fluxdrm.rset.ResourceSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Issue 14's invariant "the scheduler's, job manager's and DVM's views of each job's nodes agree",
+ * for the Flux job that hosts a DVM whose scheduler is the bridge. The scheduler's view is
+ * sched-simple's allocation of the job, the job manager's the job's R and what it is releasing, the
+ * DVM's its nodes (daemons starting, up, or failed) and the daemons told to stop that have not
+ * left. The only transitional state allowed once the loop is idle: nodes Flux granted back (the job
+ * manager releasing them) that the DVM still releases, held in the scheduler until their daemons
+ * are gone. So:
+ *
+ * <ol>
+ *   <li>the scheduler and the job manager agree on the job's R (the chain's own check);
+ *   <li>the DVM runs daemons only on nodes of the job's R (never on a node free in the scheduler,
+ *       nor on another job's);
+ *   <li>every node of the job's R not being released is a node of the DVM;
+ *   <li>a node the DVM is still releasing is one the job manager is releasing, still held;
+ *   <li>each session the bridge instantiated has in the DVM exactly the nodes the bridge holds for
+ *       it, and the bridge waits for departures only on nodes being released.
+ * </ol>
+ */
+final class ThreeWayInvariant {
+  private ThreeWayInvariant() {}
+
+  /** The hosts of {@code r}. */
+  static Set<String> hosts(ResourceSet r) {
+    Set<String> out = new TreeSet<>();
+    for (java.util.PrimitiveIterator.OfInt it = r.ranks().iterator(); it.hasNext(); ) {
+      out.add(r.host(it.nextInt()));
+    }
+    return out;
+  }
+
+  /** Fails, saying which rule and which nodes, on any disagreement. */
+  static void check(JmFixture f, long job, DvmService dvm, FluxScheduler bridge) {
+    f.checkAgree(job);
+    Set<String> jm = hosts(f.jm.jobR(job).orElse(ResourceSet.empty()));
+    Set<String> releasing = hosts(f.jm.releasing(job).orElse(ResourceSet.empty()));
+    Set<String> sched = hosts(f.schedView(job));
+    Set<String> dvmNodes = new TreeSet<>();
+    for (DvmView.NodeView n : dvm.view().nodes()) {
+      dvmNodes.add(n.host());
+    }
+    Set<String> leaving = new TreeSet<>(dvm.departing());
+    String views =
+        "scheduler "
+            + sched
+            + ", job manager "
+            + jm
+            + " (releasing "
+            + releasing
+            + "), DVM "
+            + dvmNodes
+            + " (leaving "
+            + leaving
+            + ")";
+    Set<String> running = new TreeSet<>(dvmNodes);
+    running.addAll(leaving);
+    assertThat(jm).as("2: the DVM runs only on the job's nodes: " + views).containsAll(running);
+    assertThat(sched)
+        .as("2: nothing the DVM runs on is free in the scheduler: " + views)
+        .containsAll(running);
+    Set<String> kept = new TreeSet<>(jm);
+    kept.removeAll(releasing);
+    assertThat(dvmNodes).as("3: every node the job keeps is the DVM's: " + views).containsAll(kept);
+    assertThat(releasing)
+        .as("4: a node the DVM still releases is being released: " + views)
+        .containsAll(leaving);
+    for (Map.Entry<Long, Set<String>> e : bridge.sessionHosts().entrySet()) {
+      Set<String> inDvm =
+          dvm.view()
+              .session(e.getKey())
+              .map(s -> (Set<String>) new TreeSet<>(s.hosts()))
+              .orElse(Set.of());
+      assertThat(inDvm)
+          .as("5: session %d in the DVM vs the bridge: %s", e.getKey(), views)
+          .isEqualTo(new TreeSet<>(e.getValue()));
+    }
+    assertThat(releasing)
+        .as("5: the bridge waits for departures only on nodes being released: " + views)
+        .containsAll(bridge.departing());
+  }
+}
