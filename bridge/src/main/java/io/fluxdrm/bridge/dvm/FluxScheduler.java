@@ -84,6 +84,15 @@ public final class FluxScheduler implements SchedulerUpcalls {
   private final Allocator allocator;
   private final HandBack handBack;
   private final Supplier<DvmPort> down;
+  private final Supplier<DvmPort> self;
+
+  /** Releases this scheduler asks the DVM for itself (D13), by their PMIX_ALLOC_REQ_ID. */
+  private final Map<String, String> selfReleases = new HashMap<>();
+
+  private long nextSelf = 1;
+
+  /** The label prefix of the releases this scheduler asks for itself. */
+  public static final String SELF_REQ_ID = "fluxdrm.taken-back.";
 
   /**
    * The sessions this scheduler instantiated, each with its nodes as their grants named them
@@ -113,9 +122,24 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @param down the scheduler's own port to the DVM (known once attached)
    */
   public FluxScheduler(Allocator allocator, HandBack handBack, Supplier<DvmPort> down) {
+    this(allocator, handBack, down, null);
+  }
+
+  /**
+   * The scheduler, able to shrink the DVM when Flux takes resources back on its own (D13).
+   *
+   * @param allocator the allocation side
+   * @param handBack gives a refused grant back to the allocation side
+   * @param down the scheduler's own port to the DVM (known once attached)
+   * @param self a port of a client of the DVM that is not the scheduler (a tool of the bridge),
+   *     through which it asks for the release of nodes taken back; null: such nodes stay held
+   */
+  public FluxScheduler(
+      Allocator allocator, HandBack handBack, Supplier<DvmPort> down, Supplier<DvmPort> self) {
     this.allocator = Objects.requireNonNull(allocator, "allocator");
     this.handBack = Objects.requireNonNull(handBack, "handBack");
     this.down = Objects.requireNonNull(down, "down");
+    this.self = self;
   }
 
   /**
@@ -126,6 +150,27 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @return the scheduler
    */
   public static FluxScheduler of(PmixAllocator allocator, Supplier<DvmPort> down) {
+    return of(allocator, down, null);
+  }
+
+  /**
+   * The scheduler over one job's facade, shrinking the DVM through {@code self} when Flux takes
+   * resources back on its own (D13, D423).
+   *
+   * @param allocator the job's facade
+   * @param down the scheduler's own port to the DVM
+   * @param self a tool's port to the DVM, or null
+   * @return the scheduler
+   */
+  public static FluxScheduler of(
+      PmixAllocator allocator, Supplier<DvmPort> down, Supplier<DvmPort> self) {
+    FluxScheduler s = create(allocator, down, self);
+    allocator.onTakenBack(s::takenBack);
+    return s;
+  }
+
+  private static FluxScheduler create(
+      PmixAllocator allocator, Supplier<DvmPort> down, Supplier<DvmPort> self) {
     return new FluxScheduler(
         allocator::allocationRequest,
         new HandBack() {
@@ -139,13 +184,86 @@ public final class FluxScheduler implements SchedulerUpcalls {
             return allocator.released(nodeList);
           }
         },
-        down);
+        down,
+        self);
+  }
+
+  /**
+   * Flux took resources back on its own in the answer to a grow (D13): the nodes the DVM holds are
+   * shrunk out of it by a release this scheduler asks for through its own tool port, answered by
+   * itself (Flux has decided already), and handed back once the DVM reports their daemons gone; the
+   * others are handed back at once, nothing of the DVM runs there (D423).
+   *
+   * @param nodeList the {@code PMIX_ALLOC_NODE_LIST} taken back
+   */
+  public void takenBack(String nodeList) {
+    List<String> now = new ArrayList<>();
+    List<String> held = new ArrayList<>();
+    for (String entry : nodeList.split(",")) {
+      String host = host(entry);
+      Long sid = sessionOf.remove(host);
+      if (sid != null) {
+        sessions.get(sid).remove(host);
+        departing.put(host, entry);
+        held.add(entry);
+      } else {
+        now.add(entry);
+      }
+    }
+    if (!now.isEmpty()) {
+      handBack.released(String.join(",", now));
+    }
+    if (held.isEmpty()) {
+      return;
+    }
+    String list = String.join(",", held);
+    if (self == null) {
+      LOG.error("taken back by Flux: {} runs DVM daemons and no port can shrink it; kept", list);
+      return;
+    }
+    String reqId = SELF_REQ_ID + nextSelf++;
+    selfReleases.put(reqId, list);
+    LOG.info("taken back by Flux: {}; asking the DVM to release it ({})", list, reqId);
+    self.get()
+        .allocationRequest(
+            AllocDirective.RELEASE,
+            List.of(
+                Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, list),
+                Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId)))
+        .whenComplete(
+            (a, err) -> {
+              selfReleases.remove(reqId);
+              if (err != null || !a.succeeded()) {
+                LOG.error(
+                    "release {} of {}: {}; kept until the DVM reports it gone",
+                    reqId,
+                    list,
+                    err != null ? err.getMessage() : a.status());
+              }
+            });
   }
 
   @Override
   public CompletionStage<StatusInfos> allocate(
       PmixProc requester, AllocDirective directive, List<Info> infos) {
     List<Info> own = infos.stream().filter(i -> !i.key().equals(PmixKey.PMIX_REQUESTOR)).toList();
+    if (directive == AllocDirective.RELEASE) {
+      Optional<String> mine =
+          own.stream()
+              .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID) && i.value() instanceof String)
+              .map(Info::stringValue)
+              .filter(selfReleases::containsKey)
+              .findFirst();
+      if (mine.isPresent()) {
+        // our own release of nodes Flux took back: granted already, the DVM shrinks on this answer
+        return CompletableFuture.completedFuture(
+            new StatusInfos(
+                PmixStatus.PMIX_SUCCESS,
+                List.of(
+                    Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, selfReleases.get(mine.get())),
+                    Info.of(PmixKey.PMIX_ALLOC_REQ_ID, mine.get()))));
+      }
+    }
     return allocator
         .request(directive, own)
         .thenCompose(

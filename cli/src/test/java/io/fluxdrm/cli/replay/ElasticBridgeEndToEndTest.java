@@ -5,8 +5,10 @@ import static io.fluxdrm.cli.replay.ElasticWorld.nodes;
 import static io.fluxdrm.cli.replay.ElasticWorld.reqId;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.dvm.core.DvmView.JobState;
 import io.fluxdrm.dvm.exec.DaemonPolicy;
+import io.fluxdrm.jobmanager.JmFixture;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
@@ -14,8 +16,13 @@ import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.SpawnResult;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.rpc.Credentials;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rset.IdSet;
+import io.fluxdrm.rset.ResourceSet;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -202,5 +209,68 @@ class ElasticBridgeEndToEndTest {
             "event " + READY + " {pmix.alloc.id=" + id + ",pmix.alloc.reqid=more}");
     assertThat(w.dvm.view().session(Long.parseLong(id)).orElseThrow().hosts())
         .containsExactlyInAnyOrder("node2", "node3");
+  }
+
+  /** A fake scheduler's answer: SUCCESS with the given deltas (ranks of the pool, or null). */
+  private static ObjectNode success(long allocId, String add, String sub) {
+    ObjectNode o = Json.object().put("alloc_id", allocId).put("type", 0);
+    ResourceSet pool = JmFixture.pool(4, 4);
+    if (add != null) {
+      o.set("R_delta_add", pool.copyRanks(IdSet.parse(add)).toJson());
+    }
+    if (sub != null) {
+      o.set("R_delta_sub", pool.copyRanks(IdSet.parse(sub)).toJson());
+    }
+    return o;
+  }
+
+  /**
+   * D13 (scheduler-initiated shrink): Flux answers a grow by taking node3 back; the bridge shrinks
+   * the DVM through its own release, and {@code sched.free final:false} follows the departure.
+   */
+  @Test
+  void shrink_d13_schedulerTakesBackOnItsOwn_dvmShrunkThenFreedAfterDeparture() {
+    List<ObjectNode> frees = new ArrayList<>();
+    List<ObjectNode> script =
+        new ArrayList<>(List.of(success(7, "2-3", null), success(8, null, "3")));
+    JmFixture f = new JmFixture(dir).startJobManager();
+    ChainFixture.register(f);
+    CompletableFuture<Void> up =
+        f.hub
+            .attach(Credentials.owner(JmFixture.OWNER))
+            .register(JmFixture.fakeScheduler(JmFixture.inTurn(script), frees));
+    f.settle();
+    assertThat(up).isCompleted();
+    ElasticWorld w =
+        new ElasticWorld(
+            new ChainFixture(f),
+            DaemonPolicy.immediate().withLatency(Duration.ZERO, Duration.ofSeconds(5)));
+    StatusInfos g = w.ask(AllocDirective.NEW, nodes(2), reqId("g")).join();
+    w.check();
+    assertThat(g.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(w.dvmHosts()).containsExactly("node0", "node2", "node3");
+    w.timeline.clear();
+
+    // a grow Flux answers only by taking node3 back (D134 for the requester)
+    StatusInfos t =
+        w.ask(AllocDirective.EXTEND, Info.of(PmixKey.PMIX_ALLOC_ID, "7"), nodes(1), reqId("x"))
+            .join();
+    w.check();
+    assertThat(t.status()).isEqualTo(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE);
+    assertThat(w.timeline).hasSize(1);
+    assertThat(w.dvm.departing()).containsExactly("node3");
+    assertThat(w.bridge.departing()).containsExactly("node3");
+    assertThat(frees).as("nothing freed while the daemon runs").isEmpty();
+
+    w.advance(Duration.ofSeconds(5));
+    w.check();
+    assertThat(w.dvm.departing()).isEmpty();
+    assertThat(w.dvmHosts()).containsExactly("node0", "node2");
+    assertThat(frees).hasSize(1);
+    assertThat(frees.get(0).get("final").asBoolean()).isFalse();
+    assertThat(ResourceSet.fromJson(frees.get(0).get("R")).summary()).isEqualTo("rank3/core[0-3]");
+    // the requester-less change (our own release) sent the requester nothing
+    assertThat(w.timeline).hasSize(1);
+    assertThat(script).isEmpty();
   }
 }

@@ -43,16 +43,26 @@ final class ElasticWorld {
   final List<String> timeline = new ArrayList<>();
   final List<Event> events = new ArrayList<>();
   private DvmPort schedPort;
+  private DvmPort selfPort;
 
+  /** The world over the real sched-simple. */
   ElasticWorld(Path dir, DaemonPolicy daemons) {
-    c = ChainFixture.registered(dir, SchedulerOptions.defaults());
+    this(ChainFixture.registered(dir, SchedulerOptions.defaults()), daemons);
+  }
+
+  /**
+   * The world over the scheduler of {@code c} (jobs A and B registered, no shell started): a
+   * scripted one has no pool, so the scheduler's part of the three-way invariant is left out.
+   */
+  ElasticWorld(ChainFixture c, DaemonPolicy daemons) {
+    this.c = c;
     a = c.shell(JobManagerReplayProvider.JOB_A, JmFixture.ALICE);
     DvmConfig config =
         DvmConfig.of(List.of(new DvmConfig.NodeSpec("node0", 4)), "dvm", JmFixture.ALICE)
             .withElastic(true);
     dvm = DvmService.builder(config, c.f.loop).daemons(daemons).checkedEveryStep().start();
     c.f.settle();
-    bridge = FluxScheduler.of(a.pmix, () -> schedPort);
+    bridge = FluxScheduler.of(a.pmix, () -> schedPort, () -> selfPort);
     schedPort =
         done(
             dvm.attachScheduler(
@@ -62,6 +72,15 @@ final class ElasticWorld {
                     JmFixture.ALICE,
                     Client.Kind.SCHEDULER),
                 bridge));
+    selfPort =
+        done(
+            dvm.connect(
+                new Client(
+                    new PmixProc("fluxdrm-bridge.self", 0),
+                    JmFixture.ALICE,
+                    JmFixture.ALICE,
+                    Client.Kind.TOOL),
+                "node0"));
     tool =
         done(
             dvm.connect(
