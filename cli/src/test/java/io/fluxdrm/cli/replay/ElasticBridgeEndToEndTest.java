@@ -69,9 +69,19 @@ class ElasticBridgeEndToEndTest {
   /** D16: a grant whose daemon fails to start: rolled back, ERR_DVM_MOD, the nodes free again. */
   @Test
   void grow_d16_daemonFailsToStart_rolledBackErrDvmModAndTheSchedulerHasTheNodesBack() {
-    ElasticWorld w = new ElasticWorld(dir, DaemonPolicy.immediate().failing(Set.of("node3")));
+    ElasticWorld w =
+        new ElasticWorld(
+            dir,
+            DaemonPolicy.immediate()
+                .withLatency(Duration.ZERO, Duration.ofSeconds(5))
+                .failing(Set.of("node3")));
     assertThat(w.freeHosts()).containsExactly("node2", "node3");
     StatusInfos a = w.ask(AllocDirective.NEW, nodes(2), reqId("bad")).join();
+    w.check();
+    // node3's daemon never started: back at once; node2's is leaving: still held in the scheduler
+    assertThat(w.dvm.departing()).containsExactly("node2");
+    assertThat(w.freeHosts()).containsExactly("node3");
+    w.advance(Duration.ofSeconds(5));
     w.check();
     assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
     String id = info(a, PmixKey.PMIX_ALLOC_ID);
