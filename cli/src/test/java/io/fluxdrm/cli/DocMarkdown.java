@@ -1,7 +1,10 @@
 package io.fluxdrm.cli;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -91,6 +94,31 @@ final class DocMarkdown {
       plain = i;
     }
     out.add(new Segment(plain, text.substring(plain), false));
+    return out;
+  }
+
+  /**
+   * The anchors GitHub gives the headings of a document: the heading text in lower case, without
+   * the characters that are not letters, digits, spaces, hyphens or underscores, spaces made
+   * hyphens; a repeated anchor gets {@code -1}, {@code -2}, ...
+   */
+  static Set<String> anchors(String markdown) {
+    Set<String> out = new LinkedHashSet<>();
+    for (Line l : lines(markdown)) {
+      if (l.level() == 0) {
+        continue;
+      }
+      String base =
+          l.heading()
+              .toLowerCase(Locale.ROOT)
+              .replaceAll("[^\\p{L}\\p{N} _-]", "")
+              .replace(' ', '-');
+      String a = base;
+      for (int n = 1; out.contains(a); n++) {
+        a = base + "-" + n;
+      }
+      out.add(a);
+    }
     return out;
   }
 }

@@ -1,0 +1,85 @@
+package io.fluxdrm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every relative link of {@code README.md} and {@code docs/*.md} leads somewhere: to a file of the
+ * repository and, for {@code file.md#anchor} or {@code #anchor}, to a heading of that document.
+ */
+class DocsLinksTest {
+  private static final Path ROOT = Path.of("..");
+  private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+
+  static List<String> brokenLinks(Path doc, String markdown) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (DocMarkdown.Line l : DocMarkdown.lines(markdown)) {
+      if (l.fenced()) {
+        continue;
+      }
+      Matcher m = LINK.matcher(l.text());
+      while (m.find()) {
+        String target = m.group(1);
+        if (target.matches("^[a-z]+:.*")) {
+          continue;
+        }
+        int hash = target.indexOf('#');
+        String file = hash < 0 ? target : target.substring(0, hash);
+        String anchor = hash < 0 ? null : target.substring(hash + 1);
+        Path to = file.isEmpty() ? doc : doc.getParent().resolve(file).normalize();
+        String where = ROOT.relativize(doc).toString().replace('\\', '/') + ":" + l.number();
+        if (!file.isEmpty() && !Files.exists(to)) {
+          out.add(where + ": " + target + ": no such file");
+        } else if (anchor != null
+            && to.toString().endsWith(".md")
+            && !DocMarkdown.anchors(file.isEmpty() ? markdown : Files.readString(to))
+                .contains(anchor)) {
+          out.add(where + ": " + target + ": no such heading");
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void docsAndReadme_everyRelativeLink_resolves() throws IOException {
+    List<Path> docs = new ArrayList<>();
+    docs.add(ROOT.resolve("README.md"));
+    try (Stream<Path> s = Files.list(ROOT.resolve("docs"))) {
+      s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+    }
+    List<String> broken = new ArrayList<>();
+    for (Path d : docs) {
+      broken.addAll(brokenLinks(d, Files.readString(d)));
+    }
+    assertThat(broken).isEmpty();
+  }
+
+  @Test
+  void brokenLinks_aMissingFileAndAMissingHeading_reported() throws IOException {
+    Path doc = ROOT.resolve("docs/x.md");
+    String md =
+        """
+        # X
+
+        ## A heading
+
+        [ok](#a-heading), [ok](cli.md#fluxdrm-demo), [web](https://example.org/#nope),
+        [gone](#no-heading), [gone](nosuch.md), [gone](cli.md#fluxdrm-frobnicate)
+        """;
+    assertThat(brokenLinks(doc, md))
+        .containsExactly(
+            "docs/x.md:6: #no-heading: no such heading",
+            "docs/x.md:6: nosuch.md: no such file",
+            "docs/x.md:6: cli.md#fluxdrm-frobnicate: no such heading");
+  }
+}
