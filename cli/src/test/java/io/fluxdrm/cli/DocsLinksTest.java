@@ -64,6 +64,34 @@ class DocsLinksTest {
     assertThat(broken).isEmpty();
   }
 
+  /** The documents under docs/ (decisions aside) that {@code readme} does not link to. */
+  static List<String> unlinkedDocs(String readme, List<String> docNames) {
+    List<String> out = new ArrayList<>();
+    for (String name : docNames) {
+      if (!readme.contains("](docs/" + name + ")")) {
+        out.add("docs/" + name + ": not linked from README.md");
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void readme_linksEveryDocument() throws IOException {
+    List<String> names;
+    try (Stream<Path> s = Files.list(ROOT.resolve("docs"))) {
+      names =
+          s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".md")).sorted().toList();
+    }
+    assertThat(names).contains("cli.md", "tutorial.md");
+    assertThat(unlinkedDocs(Files.readString(ROOT.resolve("README.md")), names)).isEmpty();
+  }
+
+  @Test
+  void unlinkedDocs_aDocumentTheReadmeOmits_reported() {
+    assertThat(unlinkedDocs("see [cli](docs/cli.md)", List.of("cli.md", "new.md")))
+        .containsExactly("docs/new.md: not linked from README.md");
+  }
+
   @Test
   void brokenLinks_aMissingFileAndAMissingHeading_reported() throws IOException {
     Path doc = ROOT.resolve("docs/x.md");
