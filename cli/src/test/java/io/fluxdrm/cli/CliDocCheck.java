@@ -91,7 +91,7 @@ final class CliDocCheck {
       }
       boolean prose = !line.fenced() && line.level() == 0 && !line.text().isBlank();
       if (!prose || owner != paragraphOwner) {
-        staleOptions(paragraph, paragraphOwner, problems);
+        staleOptions(paragraph, paragraphOwner, false, problems);
         paragraph.clear();
       }
       paragraphOwner = owner;
@@ -99,14 +99,33 @@ final class CliDocCheck {
         paragraph.add(line);
       }
       if (line.level() > 0) {
-        staleOptions(paragraph, owner, problems);
+        staleOptions(paragraph, owner, false, problems);
         paragraph.clear();
       }
     }
-    staleOptions(paragraph, paragraphOwner, problems);
+    staleOptions(paragraph, paragraphOwner, false, problems);
     for (CommandSpec c : commands) {
       checkCommand(c, sections, problems);
     }
+    return problems;
+  }
+
+  /**
+   * For any document: every code span outside fenced blocks that invokes a command ({@code `fluxdrm
+   * sched --listen ...`}) names only options that command has.
+   */
+  List<String> staleInvocations(String markdown) {
+    List<String> problems = new ArrayList<>();
+    List<DocMarkdown.Line> paragraph = new ArrayList<>();
+    for (DocMarkdown.Line line : DocMarkdown.lines(markdown)) {
+      if (line.fenced() || line.level() > 0 || line.text().isBlank()) {
+        staleOptions(paragraph, null, true, problems);
+        paragraph.clear();
+      } else {
+        paragraph.add(line);
+      }
+    }
+    staleOptions(paragraph, null, true, problems);
     return problems;
   }
 
@@ -157,7 +176,10 @@ final class CliDocCheck {
 
   /** Reports the options of a paragraph (or a heading) that their command lacks. */
   private void staleOptions(
-      List<DocMarkdown.Line> paragraph, CommandSpec owner, List<String> problems) {
+      List<DocMarkdown.Line> paragraph,
+      CommandSpec owner,
+      boolean invocationsOnly,
+      List<String> problems) {
     if (paragraph.isEmpty()) {
       return;
     }
@@ -180,7 +202,11 @@ final class CliDocCheck {
           if (target == null) {
             continue;
           }
+        } else if (invocationsOnly) {
+          continue;
         }
+      } else if (invocationsOnly) {
+        continue;
       }
       Matcher m = LONG.matcher(seg.text());
       while (m.find()) {

@@ -40,7 +40,7 @@ class DocsCliTest {
   }
 
   @Test
-  void docsAndReadme_everyQuotedCommandLine_parses() throws IOException {
+  void docsAndReadme_everyQuotedCommandLineAndInvocation_parses() throws IOException {
     List<String> problems = new ArrayList<>();
     List<Path> files = new ArrayList<>();
     files.add(ROOT.resolve("README.md"));
@@ -51,10 +51,14 @@ class DocsCliTest {
     for (Path f : files) {
       String md = Files.readString(f);
       count += DocShell.invocations(md, "fluxdrm").size();
-      problems.addAll(unparsable(ROOT.relativize(f).toString().replace('\\', '/'), md));
+      String name = ROOT.relativize(f).toString().replace('\\', '/');
+      problems.addAll(unparsable(name, md));
+      new CliDocCheck(fluxdrm()).staleInvocations(md).forEach(p -> problems.add(name + ": " + p));
     }
     assertThat(count).as("command lines found").isGreaterThan(50);
-    assertThat(problems).as("fluxdrm command lines in the docs that do not parse").isEmpty();
+    assertThat(problems)
+        .as("fluxdrm command lines in the docs that do not parse, options the commands lack")
+        .isEmpty();
   }
 
   /** Each quoted fluxdrm command line that picocli's parser refuses, with where and why. */
@@ -168,6 +172,17 @@ class DocsCliTest {
   @Test
   void check_aMatchingGuide_hasNoProblem() {
     assertThat(new CliDocCheck(new CommandLine(new Tool())).problems(GOOD)).isEmpty();
+  }
+
+  @Test
+  void staleInvocations_anyDocument_checksOnlyInvocationSpans() {
+    String md =
+        """
+        Run `tool run --fast FILE`, not `tool run --slow FILE`; `flux start --test-size=1`
+        and --anything in prose are not checked, nor `tool run: --nope` (a message).
+        """;
+    assertThat(new CliDocCheck(new CommandLine(new Tool())).staleInvocations(md))
+        .containsExactly("line 1: tool run: --slow is documented, but tool run has no such option");
   }
 
   @ParameterizedTest(name = "{0}")
