@@ -61,6 +61,34 @@ class DocsCliTest {
         .isEmpty();
   }
 
+  /** The top-level commands that have no row {@code | [`fluxdrm NAME`](PREFIX...} in markdown. */
+  static List<String> missingFromTable(String markdown, String prefix, List<String> commands) {
+    return commands.stream()
+        .filter(n -> !markdown.contains("| [`fluxdrm " + n + "`](" + prefix))
+        .map(n -> "fluxdrm " + n + ": no row in the command table")
+        .toList();
+  }
+
+  @Test
+  void readmeAndCliMd_commandTables_nameEveryCommand() throws IOException {
+    List<String> names = new ArrayList<>(fluxdrm().getSubcommands().keySet());
+    assertThat(names).contains("sched", "help");
+    assertThat(missingFromTable(Files.readString(ROOT.resolve("README.md")), "docs/cli.md#", names))
+        .as("README.md, Commands")
+        .isEmpty();
+    assertThat(missingFromTable(Files.readString(ROOT.resolve("docs/cli.md")), "#", names))
+        .as("docs/cli.md, Commands")
+        .isEmpty();
+  }
+
+  @Test
+  void missingFromTable_aNewCommand_reported() {
+    assertThat(
+            missingFromTable(
+                "| [`fluxdrm sched`](#fluxdrm-sched) | x |", "#", List.of("sched", "plot")))
+        .containsExactly("fluxdrm plot: no row in the command table");
+  }
+
   /** Each quoted fluxdrm command line that picocli's parser refuses, with where and why. */
   static List<String> unparsable(String file, String markdown) {
     List<String> out = new ArrayList<>();

@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every relative link of {@code README.md} and {@code docs/*.md} leads somewhere: to a file of the
- * repository and, for {@code file.md#anchor} or {@code #anchor}, to a heading of that document.
+ * repository and, for {@code file.md#anchor} or {@code #anchor}, to a heading of that document;
+ * every document under {@code docs/} is linked from the README; and every test class the documents
+ * name ({@code FooTest}, {@code BarIT}) exists.
  */
 class DocsLinksTest {
   private static final Path ROOT = Path.of("..");
@@ -90,6 +92,58 @@ class DocsLinksTest {
   void unlinkedDocs_aDocumentTheReadmeOmits_reported() {
     assertThat(unlinkedDocs("see [cli](docs/cli.md)", List.of("cli.md", "new.md")))
         .containsExactly("docs/new.md: not linked from README.md");
+  }
+
+  private static final Pattern TEST_CLASS =
+      Pattern.compile("\\b[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*(?:Test|IT)\\b");
+
+  /** The test classes a document names that no module's {@code src/test/java} holds. */
+  static List<String> unknownTestClasses(String doc, String markdown, java.util.Set<String> tests) {
+    List<String> out = new ArrayList<>();
+    for (DocMarkdown.Line l : DocMarkdown.lines(markdown)) {
+      Matcher m = TEST_CLASS.matcher(l.text());
+      while (m.find()) {
+        if (!tests.contains(m.group())) {
+          out.add(doc + ":" + l.number() + ": " + m.group() + ": no such test class");
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void docsAndReadme_everyNamedTestClass_exists() throws IOException {
+    java.util.Set<String> tests = new java.util.TreeSet<>();
+    try (Stream<Path> s = Files.walk(ROOT)) {
+      s.map(p -> p.toString().replace('\\', '/'))
+          .filter(p -> p.contains("/src/test/java/") && !p.contains("/target/"))
+          .map(Path::of)
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".java"))
+          .forEach(n -> tests.add(n.substring(0, n.length() - ".java".length())));
+    }
+    assertThat(tests).contains("DocsLinksTest", "DvmBridgeIT");
+    List<String> unknown = new ArrayList<>();
+    List<Path> docs = new ArrayList<>();
+    docs.add(ROOT.resolve("README.md"));
+    try (Stream<Path> s = Files.list(ROOT.resolve("docs"))) {
+      s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
+    }
+    for (Path d : docs) {
+      String name = ROOT.relativize(d).toString().replace('\\', '/');
+      unknown.addAll(unknownTestClasses(name, Files.readString(d), tests));
+    }
+    assertThat(unknown).isEmpty();
+  }
+
+  @Test
+  void unknownTestClasses_aRenamedTest_reported() {
+    assertThat(
+            unknownTestClasses(
+                "x.md",
+                "`DvmBridgeIT` runs it; so did `OldBridgeIT`.",
+                java.util.Set.of("DvmBridgeIT")))
+        .containsExactly("x.md:1: OldBridgeIT: no such test class");
   }
 
   @Test
