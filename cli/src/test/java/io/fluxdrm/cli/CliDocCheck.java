@@ -75,15 +75,15 @@ final class CliDocCheck {
     List<String> problems = new ArrayList<>();
     Map<CommandSpec, StringBuilder> sections = new IdentityHashMap<>();
     List<DocMarkdown.Line> lines = DocMarkdown.lines(markdown);
-    Deque<Object[]> stack = new ArrayDeque<>();
+    Deque<Open> stack = new ArrayDeque<>();
     List<DocMarkdown.Line> paragraph = new ArrayList<>();
     CommandSpec paragraphOwner = null;
     for (DocMarkdown.Line line : lines) {
       if (line.level() > 0) {
-        while (!stack.isEmpty() && (int) stack.peek()[0] >= line.level()) {
+        while (!stack.isEmpty() && stack.peek().level() >= line.level()) {
           stack.pop();
         }
-        stack.push(new Object[] {line.level(), heading(line, problems)});
+        stack.push(new Open(line.level(), heading(line, problems)));
       }
       CommandSpec owner = owner(stack);
       if (owner != null) {
@@ -129,10 +129,14 @@ final class CliDocCheck {
     return problems;
   }
 
-  private static CommandSpec owner(Deque<Object[]> stack) {
-    for (Object[] e : stack) {
-      if (e[1] != null) {
-        return (CommandSpec) e[1];
+  /** A heading whose section is open: its level, and its command (null for other headings). */
+  private record Open(int level, CommandSpec command) {}
+
+  /** The command of the innermost open command heading: the owner of the current line. */
+  private static CommandSpec owner(Deque<Open> stack) {
+    for (Open e : stack) {
+      if (e.command() != null) {
+        return e.command();
       }
     }
     return null;
