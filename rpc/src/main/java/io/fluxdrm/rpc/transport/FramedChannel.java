@@ -89,6 +89,13 @@ public final class FramedChannel {
     byte[] frame = LocalFraming.frame(m);
     long queued = conn.queuedBytes();
     if (queued + frame.length > maxQueued) {
+      // the limit counts what the socket refused, not what waits for the end of the turn
+      queued = conn.flushPending();
+    }
+    if (conn.isClosed()) {
+      return; // the write failed, and was reported
+    }
+    if (queued + frame.length > maxQueued) {
       fail(
           new RpcException(
               Errno.EPROTO,

@@ -17,6 +17,14 @@ import org.slf4j.LoggerFactory;
  * own buffers with the bytes that arrived), queues writes and writes them gathering, keeps the
  * interest ops in step with the queue, and closes. What the bytes mean, the output limit and what a
  * failure is reported as are the codec's.
+ *
+ * <p>System calls per message (issue 11, the round-trip regression): a read that leaves room in the
+ * buffer drained the socket, so no second read is made to learn so (the selector is level
+ * triggered: bytes that come later make the channel ready again); and the frames queued during one
+ * turn of the loop leave in one gathering write at the end of it ({@link #GATHER} buffers or {@link
+ * #CORK_BYTES} bytes at most wait), not one write each. Nothing waits longer than the turn: {@link
+ * #close} first writes what the socket takes of it, and {@link #flushPending} lets a codec check
+ * its output limit against what the socket refused, as when every frame was written at once.
  */
 final class StreamConnection {
   private static final Logger LOG = LoggerFactory.getLogger(StreamConnection.class);
@@ -24,8 +32,11 @@ final class StreamConnection {
   /** The most bytes read from one connection per readiness. */
   static final int READ_BUDGET = 256 * 1024;
 
-  /** The most buffers handed to one gathering write. */
-  private static final int GATHER = 64;
+  /** The most buffers handed to one gathering write, and the most that wait for the turn's end. */
+  static final int GATHER = 64;
+
+  /** The most bytes that wait for the end of the loop's turn before they are written. */
+  static final int CORK_BYTES = 64 * 1024;
 
   /** Where an I/O error happened. */
   enum Phase {
@@ -65,12 +76,21 @@ final class StreamConnection {
   private final String name;
   private final ByteBuffer readBuf = ByteBuffer.allocateDirect(64 * 1024);
   private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>();
+  private final ByteBuffer[] batch = new ByteBuffer[GATHER];
+  private final Runnable flushTask = this::flushPending;
   private Handler handler;
   private SelectionKey key;
   private long queued;
   private boolean closed;
   private boolean reading = true;
   private boolean closeWhenFlushed;
+
+  /** Bytes are queued that no write has tried yet; a flush at the end of the turn is due. */
+  private boolean corked;
+
+  private long corkedBytes;
+  private long reads;
+  private long writes;
 
   StreamConnection(Reactor reactor, SocketChannel channel, String name) {
     this.reactor = reactor;
@@ -119,6 +139,7 @@ final class StreamConnection {
     try {
       while (total < READ_BUDGET && !closed) {
         readBuf.clear();
+        reads++;
         int n = channel.read(readBuf);
         if (n < 0) {
           handler.onEof();
@@ -128,8 +149,12 @@ final class StreamConnection {
           break;
         }
         total += n;
+        boolean drained = readBuf.hasRemaining(); // the socket had less than the room left
         readBuf.flip();
         handler.onBytes(readBuf);
+        if (drained) {
+          break;
+        }
       }
     } catch (IOException e) {
       handler.onIoError(Phase.READ, e);
@@ -145,44 +170,60 @@ final class StreamConnection {
     reading = false;
   }
 
-  /** Queues bytes and writes what the socket takes now (once connected). */
+  /**
+   * Queues bytes; they are written at the end of the loop's turn, with whatever else is queued in
+   * it (at once when {@link #GATHER} buffers or {@link #CORK_BYTES} bytes wait), once connected.
+   * While the socket takes nothing more they wait for it to become writable.
+   */
   void write(byte[] bytes) {
     if (closed) {
       return;
     }
+    boolean waitingWritable = !out.isEmpty() && !corked;
     out.add(ByteBuffer.wrap(bytes));
     queued += bytes.length;
-    if (out.size() == 1 && !channel.isConnectionPending()) {
+    if (waitingWritable || channel.isConnectionPending()) {
+      return;
+    }
+    corkedBytes += bytes.length;
+    if (out.size() >= GATHER || corkedBytes >= CORK_BYTES) {
       flush();
+    } else if (!corked) {
+      corked = true;
+      try {
+        reactor.execute(flushTask);
+      } catch (IllegalStateException stopped) {
+        flush(); // the loop is stopping (closing its resources): no later turn
+      }
     }
   }
 
-  /** Returns how many bytes wait to be written. */
+  /** Returns how many bytes wait to be written (including those waiting for the turn's end). */
   long queuedBytes() {
     return queued;
   }
 
+  /**
+   * Writes at once what waits for the end of the turn, and returns how many bytes still wait: what
+   * the socket did not take. A codec checks its output limit against this.
+   */
+  long flushPending() {
+    if (corked && !closed) {
+      flush();
+    }
+    return queued;
+  }
+
+  /** Returns how many reads and writes were made on the socket (for tests). */
+  long[] ioCalls() {
+    return new long[] {reads, writes};
+  }
+
   private void flush() {
+    corked = false;
+    corkedBytes = 0;
     try {
-      if (out.size() == 1) {
-        ByteBuffer b = out.peek();
-        queued -= channel.write(b);
-        if (!b.hasRemaining()) {
-          out.poll();
-        }
-      } else {
-        while (!out.isEmpty()) {
-          ByteBuffer[] batch = out.stream().limit(GATHER).toArray(ByteBuffer[]::new);
-          long n = channel.write(batch);
-          queued -= n;
-          while (!out.isEmpty() && !out.peek().hasRemaining()) {
-            out.poll();
-          }
-          if (n == 0 || batch[batch.length - 1].hasRemaining()) {
-            break;
-          }
-        }
-      }
+      writeQueue();
     } catch (IOException e) {
       handler.onIoError(Phase.WRITE, e);
       return;
@@ -195,6 +236,39 @@ final class StreamConnection {
       int ops = (reading ? SelectionKey.OP_READ : 0) | (out.isEmpty() ? 0 : SelectionKey.OP_WRITE);
       if (key.interestOps() != ops) {
         key.interestOps(ops);
+      }
+    }
+  }
+
+  /** Writes the queue, gathering, until it is empty or the socket takes nothing more. */
+  private void writeQueue() throws IOException {
+    if (out.size() == 1) {
+      ByteBuffer b = out.peek();
+      writes++;
+      queued -= channel.write(b);
+      if (!b.hasRemaining()) {
+        out.poll();
+      }
+      return;
+    }
+    while (!out.isEmpty()) {
+      int k = 0;
+      for (ByteBuffer b : out) {
+        if (k == GATHER) {
+          break;
+        }
+        batch[k++] = b;
+      }
+      writes++;
+      long n = channel.write(batch, 0, k);
+      queued -= n;
+      boolean rest = batch[k - 1].hasRemaining();
+      java.util.Arrays.fill(batch, 0, k, null);
+      while (!out.isEmpty() && !out.peek().hasRemaining()) {
+        out.poll();
+      }
+      if (n == 0 || rest) {
+        break;
       }
     }
   }
@@ -214,12 +288,24 @@ final class StreamConnection {
     return closed;
   }
 
-  /** Drops what is queued and closes the channel, reporting nothing. */
+  /**
+   * Closes the channel, reporting nothing: what waits for the end of the turn is first written as
+   * far as the socket takes it now (as it would have been had each write gone out at once, e.g. an
+   * answer before a disconnect); the rest of the queue is dropped.
+   */
   void close() {
     if (closed) {
       return;
     }
     closed = true;
+    if (corked) {
+      corked = false;
+      try {
+        writeQueue();
+      } catch (IOException e) {
+        LOG.debug("{}: write on close: {}", name, e.getMessage());
+      }
+    }
     out.clear();
     queued = 0;
     if (key != null) {

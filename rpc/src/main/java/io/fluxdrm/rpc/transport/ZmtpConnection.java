@@ -583,6 +583,13 @@ public final class ZmtpConnection {
     }
     long queued = conn.queuedBytes();
     if (queued + bytes.length > settings.maxQueuedBytes()) {
+      // the limit counts what the socket refused, not what waits for the end of the turn
+      queued = conn.flushPending();
+    }
+    if (closed) {
+      return; // the write failed, and was reported
+    }
+    if (queued + bytes.length > settings.maxQueuedBytes()) {
       // deferred: the caller may be iterating over the peers this report changes
       failLater(
           "peer stopped reading ("
