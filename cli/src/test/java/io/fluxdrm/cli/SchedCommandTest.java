@@ -101,7 +101,7 @@ class SchedCommandTest {
       delimiter = '|',
       textBlock =
           """
-          unknown service | nosuch | fluxdrm replay: service "nosuch": not registered for replay (known: demo, job-manager, pmix, sched, shell)
+          unknown service | nosuch | fluxdrm replay: service "nosuch": not registered for replay (known: demo, dvm, job-manager, pmix, sched, shell)
           """)
   void replay_unknownService_exit2(String name, String service, String err) throws Exception {
     CliRun r = CliRun.run("", "replay", transcript().toString(), "--service", service);

@@ -34,10 +34,20 @@ import org.slf4j.LoggerFactory;
  * nodes, so a spawn into the reservation that follows the answer finds it (D374). When the DVM
  * refuses the session control, the grown part goes back to the scheduler first ({@link HandBack}: a
  * RELEASE of exactly the granted nodes, {@code sched.free final: false}; resources are conserved,
- * D376) and the requester then gets the DVM's status. Other directives (RELEASE, REQ_CANCEL) are
- * the allocator's answer as it is. Session controls the DVM forwards are answered {@code
- * PMIX_ERR_NOT_SUPPORTED}: Flux has no counterpart, and the DVM then keeps deciding nothing for
- * them; the DVM's {@code PMIX_SESSION_COMPLETE} is acknowledged.
+ * D376) and the requester then gets the DVM's status. The session control names the requester
+ * ({@code PMIX_REQUESTOR}) and the grant's {@code PMIX_ALLOC_REQ_ID}, so that an elastic DVM's
+ * second-phase event goes to the requester (D422). A granted RELEASE by node list is answered with
+ * the nodes, which the DVM shrinks on that answer (D420); they go back to Flux only when the DVM's
+ * release hook ({@link #nodesReleased}) reports their daemons gone (D421, D423), as do nodes Flux
+ * takes back on its own (D13, {@link #takenBack}: a release asked for through the bridge's own tool
+ * port) and the nodes of a grow the DVM rolled back (D424). REQ_CANCEL is the allocator's answer as
+ * it is. Session controls the DVM forwards are answered {@code PMIX_ERR_NOT_SUPPORTED}: Flux has no
+ * counterpart, and the DVM then keeps deciding nothing for them; the DVM's {@code
+ * PMIX_SESSION_COMPLETE} is acknowledged.
+ *
+ * <p>Why one class: it is one ledger, which nodes of the DVM's Flux job each session holds and
+ * which wait for their daemons to leave, read and changed by every upcall and every answer; split,
+ * each part would need the others' state to tell a rollback from a release.
  *
  * <p>No lock: its state is touched in the completions of the allocator and of the DVM port, which
  * must complete on one loop (one reactor per process, as everywhere in fluxdrm).

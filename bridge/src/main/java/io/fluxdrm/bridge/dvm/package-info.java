@@ -3,6 +3,7 @@
  * DVM forwards become {@code sched.realloc} through the existing translation ({@link
  * io.fluxdrm.bridge.alloc.PmixAllocator}), and each grant becomes a {@code PMIx_Session_control}
  * INSTANTIATE or EXTEND toward the DVM before the requester hears of it (seed 001: the DVM creates
- * a session only from the scheduler's session control).
+ * a session only from the scheduler's session control); issue 14 scope 6: R_delta_sub becomes a
+ * shrink of the DVM, and resources go back to Flux only once the DVM's daemons there are gone.
  */
 package io.fluxdrm.bridge.dvm;

@@ -85,7 +85,7 @@ final class HubSchedulerUpcalls implements SchedulerUpcalls {
   @Override
   public CompletionStage<Void> nodesReleased(List<String> hosts) {
     return handle
-        .rpc(DvmTopics.SCHED_NODES_RELEASED, DvmWire.hosts(hosts))
+        .rpc(DvmTopics.SCHED_NODES_RELEASED, HostsPayload.hosts(hosts))
         .handle((m, err) -> (Void) null);
   }
 }

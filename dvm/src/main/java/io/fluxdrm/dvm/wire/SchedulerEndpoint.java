@@ -148,7 +148,7 @@ public final class SchedulerEndpoint implements AutoCloseable {
 
   private void nodesReleased(ServiceRequest req) {
     req.requireOwner("the DVM");
-    java.util.List<String> hosts = DvmWire.readHosts(req.topic(), req.json());
+    java.util.List<String> hosts = HostsPayload.readHosts(req.topic(), req.json());
     upcalls.nodesReleased(hosts).whenComplete((v, err) -> req.respond(Json.object()));
   }
 
