@@ -869,42 +869,51 @@ public final class DvmCore {
       }
     }
     List<DvmDecision.Placement> placements = new ArrayList<>();
-    Map<NodeRec, Integer> taken = new HashMap<>();
-    for (int a = 0; a < j.apps.size(); a++) {
-      App app = j.apps.get(a);
-      // first fit over the session's nodes whose daemon is up, in their order: the free-slot
-      // index holds exactly those with a free slot (decision D416), the full ones are skipped
-      Iterable<NodeRec> mine = j.session.free.values();
-      for (Info i : app.infos()) {
-        if (i.key().equals(PmixKey.PMIX_HOST)) {
-          mine = restrict(i.stringValue(), j);
-          if (mine == null) {
-            return;
+    List<NodeRec> placedOn = new ArrayList<>();
+    Refused failure = null;
+    try {
+      for (int a = 0; a < j.apps.size(); a++) {
+        App app = j.apps.get(a);
+        // first fit over the session's nodes whose daemon is up, in their order: the free-slot
+        // index holds exactly those with a free slot (decision D416), the full ones are skipped
+        Iterable<NodeRec> mine = j.session.free.values();
+        for (Info i : app.infos()) {
+          if (i.key().equals(PmixKey.PMIX_HOST)) {
+            mine = restrict(i.stringValue(), j);
           }
         }
+        int placed =
+            firstFit(mine, app.maxprocs(), mapBy.startsWith("node"), a, placedOn, placements);
+        if (placed < app.maxprocs()) {
+          throw new Refused(
+              PmixStatus.PMIX_ERR_OUT_OF_RESOURCE,
+              "job "
+                  + j.nspace
+                  + ": app "
+                  + a
+                  + " needs "
+                  + app.maxprocs()
+                  + " slots, "
+                  + placed
+                  + " free on the usable nodes of session "
+                  + sessionName(j.session));
+        }
       }
-      int placed = firstFit(mine, app.maxprocs(), mapBy.startsWith("node"), a, taken, placements);
-      if (placed < app.maxprocs()) {
-        launchFailed(
-            j,
-            PmixStatus.PMIX_ERR_OUT_OF_RESOURCE,
-            "job "
-                + j.nspace
-                + ": app "
-                + a
-                + " needs "
-                + app.maxprocs()
-                + " slots, "
-                + placed
-                + " free on the usable nodes of session "
-                + sessionName(j.session));
-        return;
+    } catch (Refused e) {
+      failure = e;
+    } finally {
+      for (NodeRec n : placedOn) {
+        n.tentative = 0;
       }
     }
-    for (DvmDecision.Placement p : placements) {
-      NodeRec n = nodes.get(p.host());
+    if (failure != null) {
+      launchFailed(j, failure.status(), failure.getMessage());
+      return;
+    }
+    for (int i = 0; i < placements.size(); i++) {
+      NodeRec n = placedOn.get(i);
       n.claim();
-      j.live.put(p.rank(), n);
+      j.live.put(placements.get(i).rank(), n);
     }
     waitingJobs.remove(j);
     j.placements = placements;
@@ -963,24 +972,19 @@ public final class DvmCore {
   }
 
   /**
-   * The nodes named by an app's PMIX_HOST, in the order named; null (job failed) when one is not a
-   * node of the job's session whose daemon is up.
+   * The nodes named by an app's PMIX_HOST, in the order named.
+   *
+   * @throws Refused (the job fails) when the list is malformed or names a node that is not one of
+   *     the job's session whose daemon is up
    */
   private List<NodeRec> restrict(String hostSpec, JobRec j) {
-    List<NodeList.Entry> named;
-    try {
-      named = NodeList.parse("PMIX_HOST", hostSpec, true);
-    } catch (Refused e) {
-      launchFailed(j, e.status(), e.getMessage());
-      return null;
-    }
+    List<NodeList.Entry> named = NodeList.parse("PMIX_HOST", hostSpec, true);
     List<NodeRec> l = new ArrayList<>();
     for (NodeList.Entry e : named) {
       NodeRec n = nodes.get(e.host());
       if (n == null || n.member != j.session || n.daemon != DaemonState.UP) {
         // seed 000 "Instantiation" / B2: a job maps only onto its session's nodes
-        launchFailed(
-            j,
+        throw new Refused(
             PmixStatus.PMIX_ERR_OUT_OF_RESOURCE,
             "job "
                 + j.nspace
@@ -988,7 +992,6 @@ public final class DvmCore {
                 + e.host()
                 + " is not a usable node of session "
                 + sessionName(j.session));
-        return null;
       }
       l.add(n);
     }
@@ -997,8 +1000,10 @@ public final class DvmCore {
 
   /**
    * Places up to {@code np} processes of app {@code app} first fit over {@code order}: by slot,
-   * each node filled in turn; by node, one per node per round. Slots already taken by this job's
-   * earlier apps are in {@code taken}, which grows; ranks continue from {@code placements}' size.
+   * each node filled in turn; by node, one per node per round. Each placement is added to {@code
+   * placements} (ranks continue from its size) and its node to {@code placedOn}, and counted in the
+   * node's {@link NodeRec#tentative}, which the caller resets to 0 for every node of {@code
+   * placedOn} once the job is mapped or has failed.
    *
    * @return how many were placed
    */
@@ -1007,7 +1012,7 @@ public final class DvmCore {
       int np,
       boolean byNode,
       int app,
-      Map<NodeRec, Integer> taken,
+      List<NodeRec> placedOn,
       List<DvmDecision.Placement> placements) {
     int placed = 0;
     if (byNode) {
@@ -1018,8 +1023,9 @@ public final class DvmCore {
           if (placed == np) {
             break;
           }
-          if (free(n, taken) > 0) {
-            taken.merge(n, 1, Integer::sum);
+          if (free(n) > 0) {
+            n.tentative++;
+            placedOn.add(n);
             placements.add(new DvmDecision.Placement(placements.size(), app, n.host));
             placed++;
             progress = true;
@@ -1031,8 +1037,9 @@ public final class DvmCore {
         if (placed == np) {
           break;
         }
-        while (placed < np && free(n, taken) > 0) {
-          taken.merge(n, 1, Integer::sum);
+        while (placed < np && free(n) > 0) {
+          n.tentative++;
+          placedOn.add(n);
           placements.add(new DvmDecision.Placement(placements.size(), app, n.host));
           placed++;
         }
@@ -1041,8 +1048,8 @@ public final class DvmCore {
     return placed;
   }
 
-  private static int free(NodeRec n, Map<NodeRec, Integer> taken) {
-    return n.slots - n.used - taken.getOrDefault(n, 0);
+  private static int free(NodeRec n) {
+    return n.slots - n.used - n.tentative;
   }
 
   private void onJobLaunched(String nspace) {
@@ -2508,6 +2515,9 @@ public final class DvmCore {
       for (NodeRec n : s.nodes) {
         if (n.member != s || n.session != s) {
           p.add("node " + n.host + " of session " + s.id + " is indexed elsewhere");
+        }
+        if (n.tentative != 0) {
+          p.add("node " + n.host + " keeps " + n.tentative + " tentative placements between jobs");
         }
         if (n.hasFreeSlot()) {
           scan.add(n);

@@ -15,6 +15,9 @@ final class NodeRec {
   /** Slots taken by live processes. */
   int used;
 
+  /** Slots the job being mapped has placed on it so far, not yet claimed (0 between jobs). */
+  int tentative;
+
   /** The rank of its daemon, given when the daemon is started (seed 003); -1 before. */
   long rank = -1;
 

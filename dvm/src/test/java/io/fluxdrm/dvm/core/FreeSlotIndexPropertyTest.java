@@ -61,19 +61,22 @@ class FreeSlotIndexPropertyTest {
           SessionRec s = sessions.get(rnd.nextInt(2));
           boolean byNode = rnd.nextBoolean();
           int apps = 1 + rnd.nextInt(2);
+          int[] nps = new int[apps];
+          for (int a = 0; a < apps; a++) {
+            nps[a] = 1 + rnd.nextInt(6);
+          }
           List<DvmDecision.Placement> viaIndex = new ArrayList<>();
           List<DvmDecision.Placement> viaScan = new ArrayList<>();
-          Map<NodeRec, Integer> takenIndex = new HashMap<>();
-          Map<NodeRec, Integer> takenScan = new HashMap<>();
+          List<Integer> placedIndex = map(s.free.values(), nps, byNode, viaIndex);
+          List<Integer> placedScan = map(scan(s), nps, byNode, viaScan);
+          assertThat(placedIndex)
+              .as("step %d, seed %d: processes placed", step, seed)
+              .isEqualTo(placedScan);
+          assertThat(viaIndex).as("step %d, seed %d: placements", step, seed).isEqualTo(viaScan);
           boolean complete = true;
           for (int a = 0; a < apps; a++) {
-            int np = 1 + rnd.nextInt(6);
-            int i = DvmCore.firstFit(s.free.values(), np, byNode, a, takenIndex, viaIndex);
-            int p = DvmCore.firstFit(scan(s), np, byNode, a, takenScan, viaScan);
-            assertThat(i).as("step %d, seed %d: processes placed", step, seed).isEqualTo(p);
-            complete &= i == np;
+            complete &= placedIndex.get(a) == nps[a];
           }
-          assertThat(viaIndex).as("step %d, seed %d: placements", step, seed).isEqualTo(viaScan);
           if (complete) {
             // the job is mapped: its slots are claimed, as the core does
             Map<String, NodeRec> byHost = new HashMap<>();
@@ -103,6 +106,21 @@ class FreeSlotIndexPropertyTest {
       }
     }
     Statistics.label("processes placed").collect(placedTotal == 0 ? "0" : "some");
+  }
+
+  /** Maps one job's apps over {@code order} as the core does; the nodes' counts are reset after. */
+  static List<Integer> map(
+      Iterable<NodeRec> order, int[] nps, boolean byNode, List<DvmDecision.Placement> out) {
+    List<NodeRec> placedOn = new ArrayList<>();
+    List<Integer> placed = new ArrayList<>();
+    for (int a = 0; a < nps.length; a++) {
+      placed.add(DvmCore.firstFit(order, nps[a], byNode, a, placedOn, out));
+    }
+    assertThat(placedOn).hasSameSizeAs(out);
+    for (NodeRec n : placedOn) {
+      n.tentative = 0;
+    }
+    return placed;
   }
 
   /** The candidates as the mapper listed them before the index: daemon up, in node order. */
