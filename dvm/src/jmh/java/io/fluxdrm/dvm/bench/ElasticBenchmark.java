@@ -35,8 +35,8 @@ import org.openjdk.jmh.annotations.State;
  *       4,096 nodes it shows the cost per campaign against the DVM's size.
  *   <li>{@link #shrink64ToReady}: a schedulerless release of 64 nodes by node list, from the
  *       request to the requester's PMIX_DVM_IS_READY (the 64 departures and the completion hook
- *       included), on a DVM of {@code size} nodes; the 64 nodes are grown back in the invocation's
- *       setup.
+ *       included), on a DVM of {@code size} nodes that runs {@code size} one-process jobs; the 64
+ *       nodes are grown back in the invocation's setup.
  *   <li>{@link #fenceRelease}: 100 concurrent single-node grows over a DVM of {@code size} nodes
  *       with 10,000 one-process jobs held; the last daemon report, which drops the fence to 0 and
  *       releases (maps) every held job. The DVM has 16,384 slots whatever its size (4 per node at
@@ -78,6 +78,8 @@ public class ElasticBenchmark {
         all.addAll(core.handle(new DvmEvent.DaemonLeft(s.host())));
       } else if (d instanceof DvmDecision.MapComplete m) {
         all.addAll(core.handle(new DvmEvent.LaunchApps(m.nspace())));
+      } else if (d instanceof DvmDecision.LaunchJob l) {
+        all.addAll(core.handle(new DvmEvent.JobLaunched(l.nspace())));
       }
     }
     return all;
@@ -144,7 +146,10 @@ public class ElasticBenchmark {
     return ds;
   }
 
-  /** A DVM of {@code size} nodes into which 64 nodes are grown before each invocation. */
+  /**
+   * A DVM of {@code size} nodes running {@code size} one-process jobs (a quarter of its slots, on
+   * its first nodes), into which 64 nodes are grown before each invocation.
+   */
   @State(Scope.Thread)
   public static class Shrink {
     @Param({"256", "1024", "4096"})
@@ -157,6 +162,14 @@ public class ElasticBenchmark {
     @Setup(Level.Trial)
     public void setup() {
       core = dvm(size);
+      App app = new App("/bin/sleep", List.of("sleep", "300"), 1, List.of());
+      for (int j = 0; j < size; j++) {
+        settle(
+            core, core.handle(new DvmEvent.Spawn(request++, TOOL, "n1", List.of(app), List.of())));
+      }
+      if (core.view().jobs().size() != size) {
+        throw new IllegalStateException("not " + size + " running jobs");
+      }
       StringBuilder sb = new StringBuilder();
       for (int i = 0; i < 64; i++) {
         sb.append(i == 0 ? "" : ",").append("g").append(i);

@@ -825,6 +825,7 @@ public final class DvmCore {
       Client requester) {
     String ns = config.dvmNspace() + "@" + nextJob++;
     JobRec j = new JobRec(ns, s, apps, jobInfos, parent, nohup, requester);
+    j.seq = nextJob;
     j.state = JobState.WAITING_FOR_DAEMONS;
     jobs.put(ns, j);
     s.jobs.add(j);
@@ -913,7 +914,7 @@ public final class DvmCore {
     for (int i = 0; i < placements.size(); i++) {
       NodeRec n = placedOn.get(i);
       n.claim();
-      j.live.put(placements.get(i).rank(), n);
+      j.place(placements.get(i).rank(), n);
     }
     waitingJobs.remove(j);
     j.placements = placements;
@@ -1093,7 +1094,7 @@ public final class DvmCore {
     for (NodeRec n : j.live.values()) {
       n.release();
     }
-    j.live.clear();
+    j.clearLive();
     long req = j.answerOnLaunch;
     j.answerOnLaunch = -1;
     j.exitCode = j.exitCode == 0 ? 1 : j.exitCode;
@@ -1114,7 +1115,7 @@ public final class DvmCore {
     if (j == null) {
       return;
     }
-    NodeRec n = j.live.remove(e.rank());
+    NodeRec n = j.drop(e.rank());
     if (n == null) {
       return;
     }
@@ -1430,10 +1431,11 @@ public final class DvmCore {
       n.beforeLeaving = null;
       n.leftFrom = null;
     }
-    // the node's processes are gone with its daemon (counted killed)
-    for (JobRec j : new ArrayList<>(jobs.values())) {
+    // the node's processes are gone with its daemon (counted killed); the jobs on it in the order
+    // they were made, as in the job list
+    for (JobRec j : jobsOn(n)) {
       if (j.state == JobState.MAPPED || heldAtLaunch.contains(j)) {
-        if (j.live.containsValue(n)) {
+        if (n.jobsOn.containsKey(j)) {
           // mapped, not launched: nothing runs there; mapped again (spec/pmix/03 §7.3)
           heldAtLaunch.remove(j);
           unclaim(j);
@@ -1520,6 +1522,13 @@ public final class DvmCore {
         }
       }
     }
+  }
+
+  /** The jobs with processes on {@code n}, in the order they were made. */
+  private static List<JobRec> jobsOn(NodeRec n) {
+    List<JobRec> l = new ArrayList<>(n.jobsOn.keySet());
+    l.sort(java.util.Comparator.comparingLong(j -> j.seq));
+    return l;
   }
 
   /**
@@ -1752,7 +1761,7 @@ public final class DvmCore {
     for (NodeRec n : j.live.values()) {
       n.release();
     }
-    j.live.clear();
+    j.clearLive();
     j.placements = List.of();
   }
 
@@ -2095,14 +2104,12 @@ public final class DvmCore {
         throw Refused.badParam(
             "PMIX_ALLOC_RELEASE: node " + e.host() + " is the master's (never shrunk)");
       }
-      for (JobRec j : config.elastic() ? List.<JobRec>of() : jobs.values()) {
+      if (!config.elastic() && !n.jobsOn.isEmpty()) {
         // decision D401: in elastic mode a busy node may be shrunk; its processes end with its
         // daemon (D4) and a job mapped there, not launched, is remapped (spec/pmix/03 §7.3)
-        if (j.live.containsValue(n)) {
-          throw new Refused(
-              PmixStatus.PMIX_ERR_RESOURCE_BUSY,
-              "PMIX_ALLOC_RELEASE: node " + e.host() + " runs job " + j.nspace);
-        }
+        throw new Refused(
+            PmixStatus.PMIX_ERR_RESOURCE_BUSY,
+            "PMIX_ALLOC_RELEASE: node " + e.host() + " runs job " + jobsOn(n).get(0).nspace);
       }
       named.add(n);
     }
@@ -2516,6 +2523,7 @@ public final class DvmCore {
         if (n.member != s || n.session != s) {
           p.add("node " + n.host + " of session " + s.id + " is indexed elsewhere");
         }
+        checkJobsOn(n, p);
         if (n.tentative != 0) {
           p.add("node " + n.host + " keeps " + n.tentative + " tentative placements between jobs");
         }
@@ -2540,11 +2548,27 @@ public final class DvmCore {
       }
     }
     for (NodeRec n : leaving.values()) {
+      checkJobsOn(n, p);
       if (n.member != null) {
         p.add("leaving node " + n.host + " is still indexed in session " + n.member.id);
       }
     }
     return p;
+  }
+
+  /** Whether {@code n}'s jobs with their process counts are what the jobs' maps say. */
+  private void checkJobsOn(NodeRec n, List<String> p) {
+    Map<JobRec, Integer> counted = new HashMap<>();
+    for (JobRec j : jobs.values()) {
+      for (NodeRec m : j.live.values()) {
+        if (m == n) {
+          counted.merge(j, 1, Integer::sum);
+        }
+      }
+    }
+    if (!counted.equals(n.jobsOn)) {
+      p.add("node " + n.host + ": jobs on it " + n.jobsOn.size() + ", the maps say " + counted);
+    }
   }
 
   // ---------------------------------------------------------------- the view

@@ -15,6 +15,9 @@ final class NodeRec {
   /** Slots taken by live processes. */
   int used;
 
+  /** The jobs with processes (live or mapped) on it, with how many: kept by {@link JobRec}. */
+  final java.util.Map<JobRec, Integer> jobsOn = new java.util.HashMap<>();
+
   /** Slots the job being mapped has placed on it so far, not yet claimed (0 between jobs). */
   int tentative;
 
