@@ -23,8 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * spec/pmix/03 §7, one test each (id in the name), the elastic invariants checked after every step
  * (fence = sum of the open campaigns' contributions, one hold per held job, no job mapped onto a
  * starting daemon, nothing held once no campaign is open, launches only onto daemons that are up).
- * The DVM starts on node1 (master, 2 slots). What the core does not model (radix trees, modex, the
- * shrink xcast) is named in the test that stands for the scenario.
+ * The DVM starts on node1 (master, 2 slots). What the core does not model (radix trees, modex) is
+ * named in the test that stands for the scenario; the shrink xcast failing at its creation (D20) is
+ * a {@link DvmEvent.StopNotSent} per daemon (decision D415).
  */
 class ElasticScenariosTest {
   @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();
