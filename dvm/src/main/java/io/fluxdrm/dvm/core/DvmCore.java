@@ -135,6 +135,9 @@ public final class DvmCore {
     final List<Requester> requesters = new ArrayList<>();
     int contribution;
 
+    /** A shrink a stop of which could not be sent: the cause its requesters hear (D415). */
+    PmixStatus failure;
+
     Campaign(long id, boolean grow) {
       this.id = id;
       this.grow = grow;
@@ -184,7 +187,7 @@ public final class DvmCore {
     for (DvmConfig.NodeSpec n : config.nodes()) {
       NodeRec r = new NodeRec(n.host(), n.slots(), DaemonState.NONE, dflt);
       nodes.put(n.host(), r);
-      dflt.nodes.add(r);
+      dflt.addNode(r);
     }
   }
 
@@ -242,6 +245,8 @@ public final class DvmCore {
       onDaemonGone(e.host(), true, e.reason());
     } else if (event instanceof DvmEvent.DaemonLeft e) {
       onDaemonGone(e.host(), false, "left");
+    } else if (event instanceof DvmEvent.StopNotSent e) {
+      onStopNotSent(e.host(), e.cause());
     } else if (event instanceof DvmEvent.JobLaunched e) {
       onJobLaunched(e.nspace());
     } else if (event instanceof DvmEvent.JobLaunchFailed e) {
@@ -651,11 +656,11 @@ public final class DvmCore {
         n = new NodeRec(e.host(), e.slots().orElse(1), DaemonState.NONE, s);
         nodes.put(e.host(), n);
       } else {
-        n.session.nodes.remove(n);
+        n.session.removeNode(n);
         n.session = s;
         e.slots().ifPresent(v -> setSlots(e.host(), v));
       }
-      s.nodes.add(n);
+      s.addNode(n);
       if (n.daemon == DaemonState.NONE || n.daemon == DaemonState.FAILED) {
         startDaemon(n);
         startedHosts.add(n.host);
@@ -666,11 +671,11 @@ public final class DvmCore {
 
   private void setSlots(String host, int slots) {
     NodeRec n = nodes.get(host);
-    n.slots = Math.max(slots, n.used);
+    n.setSlots(Math.max(slots, n.used));
   }
 
   private void startDaemon(NodeRec n) {
-    n.daemon = DaemonState.STARTING;
+    n.setDaemon(DaemonState.STARTING);
     // seed 003: campaigns record the exact daemon ranks they launch (a re-grown node gets a new
     // one)
     n.rank = nextRank++;
@@ -678,6 +683,24 @@ public final class DvmCore {
       unclaimedStarts.add(n);
     }
     out.add(new DvmDecision.StartDaemon(n.host, n.slots));
+  }
+
+  /**
+   * Tells the daemon of {@code n}, just taken out of its session and the DVM, to leave, when it has
+   * one up or starting; returns whether it had. {@code returnTo} is the session it goes back to if
+   * the stop cannot be sent (null: the pool; scenario D20, decision D415).
+   */
+  private boolean stopDaemon(NodeRec n, SessionRec returnTo) {
+    if (n.daemon != DaemonState.UP && n.daemon != DaemonState.STARTING) {
+      return false;
+    }
+    n.beforeLeaving = n.daemon;
+    n.leftFrom = returnTo;
+    n.setDaemon(DaemonState.LEAVING);
+    n.session = dflt;
+    leaving.put(n.host, n);
+    out.add(new DvmDecision.StopDaemon(n.host));
+    return true;
   }
 
   private void armLimit(SessionRec s, long seconds) {
@@ -803,6 +826,7 @@ public final class DvmCore {
       Client requester) {
     String ns = config.dvmNspace() + "@" + nextJob++;
     JobRec j = new JobRec(ns, s, apps, jobInfos, parent, nohup, requester);
+    j.seq = nextJob;
     j.state = JobState.WAITING_FOR_DAEMONS;
     jobs.put(ns, j);
     s.jobs.add(j);
@@ -837,14 +861,8 @@ public final class DvmCore {
       heldAtMap.add(j);
       return;
     }
-    List<NodeRec> candidates = new ArrayList<>();
-    for (NodeRec n : j.session.nodes) {
-      if (n.daemon == DaemonState.STARTING) {
-        return;
-      }
-      if (n.daemon == DaemonState.UP) {
-        candidates.add(n);
-      }
+    if (j.session.starting > 0) {
+      return; // a node of its session is still starting its daemon
     }
     String mapBy = "slot";
     for (Info i : j.jobInfos) {
@@ -853,63 +871,51 @@ public final class DvmCore {
       }
     }
     List<DvmDecision.Placement> placements = new ArrayList<>();
-    Map<NodeRec, Integer> taken = new HashMap<>();
-    long rank = 0;
-    for (int a = 0; a < j.apps.size(); a++) {
-      App app = j.apps.get(a);
-      List<NodeRec> mine = candidates;
-      for (Info i : app.infos()) {
-        if (i.key().equals(PmixKey.PMIX_HOST)) {
-          mine = restrict(candidates, i.stringValue(), j);
-          if (mine == null) {
-            return;
+    List<NodeRec> placedOn = new ArrayList<>();
+    Refused failure = null;
+    try {
+      for (int a = 0; a < j.apps.size(); a++) {
+        App app = j.apps.get(a);
+        // first fit over the session's nodes whose daemon is up, in their order: the free-slot
+        // index holds exactly those with a free slot (decision D416), the full ones are skipped
+        Iterable<NodeRec> mine = j.session.free.values();
+        for (Info i : app.infos()) {
+          if (i.key().equals(PmixKey.PMIX_HOST)) {
+            mine = restrict(i.stringValue(), j);
           }
+        }
+        int placed =
+            firstFit(mine, app.maxprocs(), mapBy.startsWith("node"), a, placedOn, placements);
+        if (placed < app.maxprocs()) {
+          throw new Refused(
+              PmixStatus.PMIX_ERR_OUT_OF_RESOURCE,
+              "job "
+                  + j.nspace
+                  + ": app "
+                  + a
+                  + " needs "
+                  + app.maxprocs()
+                  + " slots, "
+                  + placed
+                  + " free on the usable nodes of session "
+                  + sessionName(j.session));
         }
       }
-      int placed = 0;
-      if (mapBy.startsWith("node")) {
-        boolean progress = true;
-        while (placed < app.maxprocs() && progress) {
-          progress = false;
-          for (NodeRec n : mine) {
-            if (placed < app.maxprocs() && free(n, taken) > 0) {
-              taken.merge(n, 1, Integer::sum);
-              placements.add(new DvmDecision.Placement(rank++, a, n.host));
-              placed++;
-              progress = true;
-            }
-          }
-        }
-      } else {
-        for (NodeRec n : mine) {
-          while (placed < app.maxprocs() && free(n, taken) > 0) {
-            taken.merge(n, 1, Integer::sum);
-            placements.add(new DvmDecision.Placement(rank++, a, n.host));
-            placed++;
-          }
-        }
-      }
-      if (placed < app.maxprocs()) {
-        launchFailed(
-            j,
-            PmixStatus.PMIX_ERR_OUT_OF_RESOURCE,
-            "job "
-                + j.nspace
-                + ": app "
-                + a
-                + " needs "
-                + app.maxprocs()
-                + " slots, "
-                + placed
-                + " free on the usable nodes of session "
-                + sessionName(j.session));
-        return;
+    } catch (Refused e) {
+      failure = e;
+    } finally {
+      for (NodeRec n : placedOn) {
+        n.tentative = 0;
       }
     }
-    for (DvmDecision.Placement p : placements) {
-      NodeRec n = nodes.get(p.host());
-      n.used++;
-      j.live.put(p.rank(), n);
+    if (failure != null) {
+      launchFailed(j, failure.status(), failure.getMessage());
+      return;
+    }
+    for (int i = 0; i < placements.size(); i++) {
+      NodeRec n = placedOn.get(i);
+      n.claim();
+      j.place(placements.get(i).rank(), n);
     }
     waitingJobs.remove(j);
     j.placements = placements;
@@ -967,22 +973,20 @@ public final class DvmCore {
     return s.isDefault() ? "default" : Long.toUnsignedString(s.id);
   }
 
-  /** The candidates named by an app's PMIX_HOST; null (job failed) when one is not usable. */
-  private List<NodeRec> restrict(List<NodeRec> candidates, String hostSpec, JobRec j) {
-    List<NodeList.Entry> named;
-    try {
-      named = NodeList.parse("PMIX_HOST", hostSpec, true);
-    } catch (Refused e) {
-      launchFailed(j, e.status(), e.getMessage());
-      return null;
-    }
+  /**
+   * The nodes named by an app's PMIX_HOST, in the order named.
+   *
+   * @throws Refused (the job fails) when the list is malformed or names a node that is not one of
+   *     the job's session whose daemon is up
+   */
+  private List<NodeRec> restrict(String hostSpec, JobRec j) {
+    List<NodeList.Entry> named = NodeList.parse("PMIX_HOST", hostSpec, true);
     List<NodeRec> l = new ArrayList<>();
     for (NodeList.Entry e : named) {
       NodeRec n = nodes.get(e.host());
-      if (n == null || !candidates.contains(n)) {
+      if (n == null || n.member != j.session || n.daemon != DaemonState.UP) {
         // seed 000 "Instantiation" / B2: a job maps only onto its session's nodes
-        launchFailed(
-            j,
+        throw new Refused(
             PmixStatus.PMIX_ERR_OUT_OF_RESOURCE,
             "job "
                 + j.nspace
@@ -990,15 +994,64 @@ public final class DvmCore {
                 + e.host()
                 + " is not a usable node of session "
                 + sessionName(j.session));
-        return null;
       }
       l.add(n);
     }
     return l;
   }
 
-  private static int free(NodeRec n, Map<NodeRec, Integer> taken) {
-    return n.slots - n.used - taken.getOrDefault(n, 0);
+  /**
+   * Places up to {@code np} processes of app {@code app} first fit over {@code order}: by slot,
+   * each node filled in turn; by node, one per node per round. Each placement is added to {@code
+   * placements} (ranks continue from its size) and its node to {@code placedOn}, and counted in the
+   * node's {@link NodeRec#tentative}, which the caller resets to 0 for every node of {@code
+   * placedOn} once the job is mapped or has failed.
+   *
+   * @return how many were placed
+   */
+  static int firstFit(
+      Iterable<NodeRec> order,
+      int np,
+      boolean byNode,
+      int app,
+      List<NodeRec> placedOn,
+      List<DvmDecision.Placement> placements) {
+    int placed = 0;
+    if (byNode) {
+      boolean progress = true;
+      while (placed < np && progress) {
+        progress = false;
+        for (NodeRec n : order) {
+          if (placed == np) {
+            break;
+          }
+          if (free(n) > 0) {
+            n.tentative++;
+            placedOn.add(n);
+            placements.add(new DvmDecision.Placement(placements.size(), app, n.host));
+            placed++;
+            progress = true;
+          }
+        }
+      }
+    } else {
+      for (NodeRec n : order) {
+        if (placed == np) {
+          break;
+        }
+        while (placed < np && free(n) > 0) {
+          n.tentative++;
+          placedOn.add(n);
+          placements.add(new DvmDecision.Placement(placements.size(), app, n.host));
+          placed++;
+        }
+      }
+    }
+    return placed;
+  }
+
+  private static int free(NodeRec n) {
+    return n.slots - n.used - n.tentative;
   }
 
   private void onJobLaunched(String nspace) {
@@ -1040,9 +1093,9 @@ public final class DvmCore {
    */
   private void launchFailed(JobRec j, PmixStatus status, String reason) {
     for (NodeRec n : j.live.values()) {
-      n.used--;
+      n.release();
     }
-    j.live.clear();
+    j.clearLive();
     long req = j.answerOnLaunch;
     j.answerOnLaunch = -1;
     j.exitCode = j.exitCode == 0 ? 1 : j.exitCode;
@@ -1063,11 +1116,11 @@ public final class DvmCore {
     if (j == null) {
       return;
     }
-    NodeRec n = j.live.remove(e.rank());
+    NodeRec n = j.drop(e.rank());
     if (n == null) {
       return;
     }
-    n.used--;
+    n.release();
     int code = e.termSignal() > 0 ? 128 + e.termSignal() : e.exitCode();
     if (j.exitCode == 0 && code != 0) {
       j.exitCode = code;
@@ -1219,20 +1272,16 @@ public final class DvmCore {
             || s.inheritance == AllocInheritance.CHILD;
     List<String> hosts = hosts(s);
     for (NodeRec n : new ArrayList<>(s.nodes)) {
-      s.nodes.remove(n);
+      s.removeNode(n);
       if (handBack && !n.host.equals(config.master())) {
         // seed 000 "Session lifetime": NONE/CHILD hand the nodes back to the scheduler
         nodes.remove(n.host);
-        if (n.daemon == DaemonState.UP || n.daemon == DaemonState.STARTING) {
-          n.daemon = DaemonState.LEAVING;
-          n.session = dflt;
-          leaving.put(n.host, n);
+        if (stopDaemon(n, null)) {
           unclaimedStops.add(n);
-          out.add(new DvmDecision.StopDaemon(n.host));
         }
       } else {
         n.session = dflt;
-        dflt.nodes.add(n);
+        dflt.addNode(n);
       }
     }
     sessions.remove(s.id);
@@ -1354,7 +1403,7 @@ public final class DvmCore {
     if (n == null || n.daemon != DaemonState.STARTING) {
       return;
     }
-    n.daemon = DaemonState.UP;
+    n.setDaemon(DaemonState.UP);
     if (config.elastic()) {
       Campaign c = campaignOf.get(n.rank);
       if (c != null && c.grow && c.pending.remove(n.rank) && c.pending.isEmpty()) {
@@ -1377,14 +1426,17 @@ public final class DvmCore {
       if (n == null || n.daemon == DaemonState.NONE || n.daemon == DaemonState.FAILED) {
         return;
       }
-      n.daemon = failed ? DaemonState.FAILED : DaemonState.NONE;
+      n.setDaemon(failed ? DaemonState.FAILED : DaemonState.NONE);
     } else {
-      n.daemon = DaemonState.NONE;
+      n.setDaemon(DaemonState.NONE);
+      n.beforeLeaving = null;
+      n.leftFrom = null;
     }
-    // the node's processes are gone with its daemon (counted killed)
-    for (JobRec j : new ArrayList<>(jobs.values())) {
+    // the node's processes are gone with its daemon (counted killed); the jobs on it in the order
+    // they were made, as in the job list
+    for (JobRec j : jobsOn(n)) {
       if (j.state == JobState.MAPPED || heldAtLaunch.contains(j)) {
-        if (j.live.containsValue(n)) {
+        if (n.jobsOn.containsKey(j)) {
           // mapped, not launched: nothing runs there; mapped again (spec/pmix/03 §7.3)
           heldAtLaunch.remove(j);
           unclaim(j);
@@ -1422,6 +1474,62 @@ public final class DvmCore {
         tryLaunch(j);
       }
     }
+  }
+
+  /**
+   * The stop of a leaving daemon could not be sent (scenario D20, decision D415): the daemon never
+   * got it, so the node stays in the DVM, back in the session a release took it from (the pool if
+   * that session is gone, or for a node handed back or rolled back), with its daemon as it was. A
+   * shrink campaign targeting it drops it from its targets and contribution and, once its other
+   * targets have departed or failed to be sent the same way, ends with PMIX_ERR_DVM_MOD carrying
+   * the cause; jobs held for it are then released as after any campaign.
+   */
+  private void onStopNotSent(String host, PmixStatus cause) {
+    NodeRec n = leaving.get(host);
+    if (n == null || n.daemon != DaemonState.LEAVING || n.beforeLeaving == null) {
+      return; // gone already, or a stale report
+    }
+    leaving.remove(host);
+    SessionRec back =
+        n.leftFrom != null && !n.leftFrom.reclaimed && sessions.get(n.leftFrom.id) == n.leftFrom
+            ? n.leftFrom
+            : dflt;
+    n.session = back;
+    nodes.put(host, n);
+    back.addNode(n);
+    n.setDaemon(n.beforeLeaving);
+    n.beforeLeaving = null;
+    n.leftFrom = null;
+    if (config.elastic()) {
+      Campaign c = campaignOf.get(n.rank);
+      if (c != null && !c.grow) {
+        campaignOf.remove(n.rank);
+        c.targets.remove(n.rank);
+        c.pending.remove(n.rank);
+        c.contribution--;
+        fence--;
+        if (c.failure == null) {
+          c.failure = cause;
+        }
+        if (c.pending.isEmpty()) {
+          shrinkEnded(c);
+        }
+      }
+    }
+    if (n.daemon == DaemonState.UP) {
+      for (JobRec j : new ArrayList<>(waitingJobs)) {
+        if (j.session == back) {
+          tryLaunch(j);
+        }
+      }
+    }
+  }
+
+  /** The jobs with processes on {@code n}, in the order they were made. */
+  private static List<JobRec> jobsOn(NodeRec n) {
+    List<JobRec> l = new ArrayList<>(n.jobsOn.keySet());
+    l.sort(java.util.Comparator.comparingLong(j -> j.seq));
+    return l;
   }
 
   /**
@@ -1527,14 +1635,9 @@ public final class DvmCore {
           continue;
         }
         shrunk.add(n.session);
-        n.session.nodes.remove(n);
+        n.session.removeNode(n);
         nodes.remove(n.host);
-        if (n.daemon == DaemonState.UP || n.daemon == DaemonState.STARTING) {
-          n.daemon = DaemonState.LEAVING;
-          n.session = dflt;
-          leaving.put(n.host, n);
-          out.add(new DvmDecision.StopDaemon(n.host));
-        }
+        stopDaemon(n, null);
       }
       for (Requester r : c.requesters) {
         List<Info> infos = requesterInfos(r);
@@ -1568,7 +1671,9 @@ public final class DvmCore {
   /**
    * A shrink ends once every target has departed: the nodes are gone, the completion hook runs
    * ({@link DvmDecision.ShrinkComplete}), then its requesters hear PMIX_DVM_IS_READY (spec/pmix/03
-   * §4, §5: hooks before the event).
+   * §4, §5: hooks before the event). When a stop could not be sent (D20, decision D415) the hook
+   * runs on the targets that did depart, if any, and the requesters hear PMIX_ERR_DVM_MOD with the
+   * cause under PMIX_JOB_TERM_STATUS.
    */
   private void shrinkEnded(Campaign c) {
     closeCampaign(c);
@@ -1576,9 +1681,17 @@ public final class DvmCore {
     for (NodeRec n : c.targets.values()) {
       hosts.add(n.host);
     }
-    out.add(new DvmDecision.ShrinkComplete(c.id, hosts));
+    if (!hosts.isEmpty()) {
+      out.add(new DvmDecision.ShrinkComplete(c.id, hosts));
+    }
     for (Requester r : c.requesters) {
-      notify(PmixStatus.PMIX_DVM_IS_READY.code(), requesterInfos(r), r.proc());
+      if (c.failure == null) {
+        notify(PmixStatus.PMIX_DVM_IS_READY.code(), requesterInfos(r), r.proc());
+      } else {
+        List<Info> infos = requesterInfos(r);
+        infos.add(Info.of(PmixKey.PMIX_JOB_TERM_STATUS, c.failure.code()));
+        notify(PmixStatus.PMIX_ERR_DVM_MOD.code(), infos, r.proc());
+      }
     }
     campaignEnded();
   }
@@ -1647,9 +1760,9 @@ public final class DvmCore {
   /** Gives back the slots of a mapped job that has not launched. */
   private void unclaim(JobRec j) {
     for (NodeRec n : j.live.values()) {
-      n.used--;
+      n.release();
     }
-    j.live.clear();
+    j.clearLive();
     j.placements = List.of();
   }
 
@@ -2025,28 +2138,23 @@ public final class DvmCore {
         throw Refused.badParam(
             "PMIX_ALLOC_RELEASE: node " + e.host() + " is the master's (never shrunk)");
       }
-      for (JobRec j : config.elastic() ? List.<JobRec>of() : jobs.values()) {
+      if (!config.elastic() && !n.jobsOn.isEmpty()) {
         // decision D401: in elastic mode a busy node may be shrunk; its processes end with its
         // daemon (D4) and a job mapped there, not launched, is remapped (spec/pmix/03 §7.3)
-        if (j.live.containsValue(n)) {
-          throw new Refused(
-              PmixStatus.PMIX_ERR_RESOURCE_BUSY,
-              "PMIX_ALLOC_RELEASE: node " + e.host() + " runs job " + j.nspace);
-        }
+        throw new Refused(
+            PmixStatus.PMIX_ERR_RESOURCE_BUSY,
+            "PMIX_ALLOC_RELEASE: node " + e.host() + " runs job " + jobsOn(n).get(0).nspace);
       }
       named.add(n);
     }
     List<String> departing = new ArrayList<>();
     for (NodeRec n : named) {
-      n.session.nodes.remove(n);
+      SessionRec held = n.session;
+      held.removeNode(n);
       nodes.remove(n.host);
-      if (n.daemon == DaemonState.UP || n.daemon == DaemonState.STARTING) {
-        n.daemon = DaemonState.LEAVING;
-        n.session = dflt;
-        leaving.put(n.host, n);
+      if (stopDaemon(n, held)) {
         departing.add(n.host);
         unclaimedStops.add(n);
-        out.add(new DvmDecision.StopDaemon(n.host));
       }
     }
     growCampaign(from.proc(), a.allocId, a.reqId, departing);
@@ -2429,6 +2537,72 @@ public final class DvmCore {
     j.answerInfos = List.of();
     pending.put(r.requestId(), new Pending(r, "spawn", waitOf(j)));
     tryLaunch(j);
+  }
+
+  /**
+   * Where the free-slot index of a session differs from a plain scan of its nodes (decision D416):
+   * for the core's tests, which check it after every step. Empty when the index is right.
+   *
+   * @return one line per difference
+   */
+  List<String> indexProblems() {
+    List<String> p = new ArrayList<>();
+    List<SessionRec> all = new ArrayList<>();
+    all.add(dflt);
+    all.addAll(sessions.values());
+    for (SessionRec s : all) {
+      List<NodeRec> scan = new ArrayList<>();
+      int starting = 0;
+      for (NodeRec n : s.nodes) {
+        if (n.member != s || n.session != s) {
+          p.add("node " + n.host + " of session " + s.id + " is indexed elsewhere");
+        }
+        checkJobsOn(n, p);
+        if (n.tentative != 0) {
+          p.add("node " + n.host + " keeps " + n.tentative + " tentative placements between jobs");
+        }
+        if (n.hasFreeSlot()) {
+          scan.add(n);
+        }
+        if (n.daemon == DaemonState.STARTING) {
+          starting++;
+        }
+      }
+      if (!scan.equals(new ArrayList<>(s.free.values()))) {
+        p.add(
+            "session "
+                + s.id
+                + ": free-slot index "
+                + s.free.values().stream().map(n -> n.host).toList()
+                + ", a scan finds "
+                + scan.stream().map(n -> n.host).toList());
+      }
+      if (starting != s.starting) {
+        p.add("session " + s.id + ": " + s.starting + " starting daemons counted, " + starting);
+      }
+    }
+    for (NodeRec n : leaving.values()) {
+      checkJobsOn(n, p);
+      if (n.member != null) {
+        p.add("leaving node " + n.host + " is still indexed in session " + n.member.id);
+      }
+    }
+    return p;
+  }
+
+  /** Whether {@code n}'s jobs with their process counts are what the jobs' maps say. */
+  private void checkJobsOn(NodeRec n, List<String> p) {
+    Map<JobRec, Integer> counted = new HashMap<>();
+    for (JobRec j : jobs.values()) {
+      for (NodeRec m : j.live.values()) {
+        if (m == n) {
+          counted.merge(j, 1, Integer::sum);
+        }
+      }
+    }
+    if (!counted.equals(n.jobsOn)) {
+      p.add("node " + n.host + ": jobs on it " + n.jobsOn.size() + ", the maps say " + counted);
+    }
   }
 
   // ---------------------------------------------------------------- the view

@@ -95,7 +95,10 @@ public sealed interface DvmDecision {
     }
   }
 
-  /** Stop the daemon on {@code host} (a shrink: nodes handed back); report with DaemonLeft. */
+  /**
+   * Stop the daemon on {@code host} (a shrink: nodes handed back); report with DaemonLeft, or with
+   * StopNotSent when the command cannot be sent.
+   */
   record StopDaemon(String host) implements DvmDecision {
     /** Checks. */
     public StopDaemon {

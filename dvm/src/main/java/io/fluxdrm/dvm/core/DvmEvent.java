@@ -140,6 +140,22 @@ public sealed interface DvmEvent {
     }
   }
 
+  /**
+   * The stop of the daemon on {@code host} (a {@link DvmDecision.StopDaemon}) could not be sent:
+   * the daemon never got it and carries on as it was (PRRTE's shrink xcast failing at its creation,
+   * scenario D20 of spec/pmix/04). {@code cause} is the error the sending gave, as a PMIx status; a
+   * shrink campaign that targeted the daemon ends with {@code PMIX_ERR_DVM_MOD} carrying it
+   * (decision D415).
+   */
+  record StopNotSent(String host, PmixStatus cause, String reason) implements DvmEvent {
+    /** Checks. */
+    public StopNotSent {
+      Objects.requireNonNull(host, "host");
+      Objects.requireNonNull(cause, "cause");
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
   /** Every process of job {@code nspace} was started (after a {@link DvmDecision.LaunchJob}). */
   record JobLaunched(String nspace) implements DvmEvent {
     /** Checks. */

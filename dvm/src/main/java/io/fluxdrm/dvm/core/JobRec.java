@@ -17,8 +17,14 @@ final class JobRec {
   final List<Info> jobInfos;
   DvmView.JobState state;
 
-  /** Live processes: rank to node. */
+  /**
+   * Live (or mapped, not yet launched) processes: rank to node. Changed only through {@link
+   * #place}, {@link #drop} and {@link #clearLive}, which keep each node's {@link NodeRec#jobsOn}.
+   */
   final TreeMap<Long, NodeRec> live = new TreeMap<>();
+
+  /** Its place in the order jobs were made (the core's job list is in that order). */
+  long seq;
 
   boolean stopped;
   final String parent;
@@ -63,6 +69,29 @@ final class JobRec {
     this.parent = parent;
     this.nohup = nohup;
     this.requester = requester;
+  }
+
+  /** Process {@code rank} is on {@code n}. */
+  void place(long rank, NodeRec n) {
+    live.put(rank, n);
+    n.jobsOn.merge(this, 1, Integer::sum);
+  }
+
+  /** Process {@code rank} is gone; returns its node, null if it was not live. */
+  NodeRec drop(long rank) {
+    NodeRec n = live.remove(rank);
+    if (n != null) {
+      n.jobsOn.computeIfPresent(this, (k, c) -> c > 1 ? c - 1 : null);
+    }
+    return n;
+  }
+
+  /** Every process is gone (or the map undone). */
+  void clearLive() {
+    for (NodeRec n : live.values()) {
+      n.jobsOn.remove(this);
+    }
+    live.clear();
   }
 
   DvmView.JobView view() {

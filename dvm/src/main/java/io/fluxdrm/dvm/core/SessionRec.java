@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 
 /** A session as the core keeps it (mutable, core-confined); the default one has no flags. */
 final class SessionRec {
@@ -17,6 +18,18 @@ final class SessionRec {
   final String allocId;
   final Optional<String> reqId;
   final LinkedHashSet<NodeRec> nodes = new LinkedHashSet<>();
+
+  /**
+   * The free-slot index (decision D416): the nodes of {@link #nodes} whose daemon is up and which
+   * have a free slot, by their position in {@link #nodes}, so that first fit visits them in the
+   * same order as a scan of {@link #nodes} would and skips the full ones.
+   */
+  final TreeMap<Long, NodeRec> free = new TreeMap<>();
+
+  /** How many nodes of {@link #nodes} have a starting daemon (a job of the session waits). */
+  int starting;
+
+  private long nextSeq;
   final LinkedHashSet<JobRec> jobs = new LinkedHashSet<>();
   final LinkedHashSet<Long> children = new LinkedHashSet<>();
   SessionRec parent;
@@ -51,6 +64,35 @@ final class SessionRec {
     this.id = id;
     this.allocId = allocId;
     this.reqId = reqId;
+  }
+
+  /** Adds {@code n} at the end of the node order (kept in place if already there). */
+  void addNode(NodeRec n) {
+    if (n.member != null && n.member != this) {
+      throw new IllegalStateException(
+          "node " + n.host + " joins session " + id + " while in session " + n.member.id);
+    }
+    if (nodes.add(n)) {
+      n.member = this;
+      n.seq = nextSeq++;
+    }
+    n.reindex();
+  }
+
+  /** Removes {@code n} from the node set and the index. */
+  void removeNode(NodeRec n) {
+    if (!nodes.remove(n)) {
+      return;
+    }
+    if (n.indexedFree) {
+      free.remove(n.seq);
+      n.indexedFree = false;
+    }
+    if (n.indexedStarting) {
+      starting--;
+      n.indexedStarting = false;
+    }
+    n.member = null;
   }
 
   boolean isDefault() {

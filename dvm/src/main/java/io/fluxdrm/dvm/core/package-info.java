@@ -15,11 +15,11 @@
  * <p>Driving it: {@code DvmCore.of(config)}, then carry out {@code start()}'s decisions (a
  * StartDaemon per node that gets a daemon); give each request a fresh id and hand it to {@code
  * handle}; carry out each decision in order and report what happens as events: a StartDaemon ends
- * in DaemonStarted or DaemonFailed, a StopDaemon in DaemonLeft, a LaunchJob in JobLaunched (or
- * JobLaunchFailed) and then one ProcExited per process, an ArmTimer in TimerFired unless cancelled,
- * a ReadFile in FileRead, a ToScheduler in SchedulerAnswered (or SchedulerDetached). An Answer is
- * the one reply to its request; a Notify goes to the handlers it lists (the references of
- * RegisterEvents requests, which are their request ids). {@link io.fluxdrm.dvm.core.DvmInvariants}
- * checks the view after any step.
+ * in DaemonStarted or DaemonFailed, a StopDaemon in DaemonLeft (or StopNotSent), a LaunchJob in
+ * JobLaunched (or JobLaunchFailed) and then one ProcExited per process, an ArmTimer in TimerFired
+ * unless cancelled, a ReadFile in FileRead, a ToScheduler in SchedulerAnswered (or
+ * SchedulerDetached). An Answer is the one reply to its request; a Notify goes to the handlers it
+ * lists (the references of RegisterEvents requests, which are their request ids). {@link
+ * io.fluxdrm.dvm.core.DvmInvariants} checks the view after any step.
  */
 package io.fluxdrm.dvm.core;

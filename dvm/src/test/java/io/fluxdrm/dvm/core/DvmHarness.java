@@ -41,6 +41,9 @@ final class DvmHarness {
   /** Hosts whose daemon fails when started. */
   final Set<String> failingHosts = new HashSet<>();
 
+  /** Hosts whose daemon's stop cannot be sent (reported at once, scenario D20). */
+  final Set<String> unsendableStops = new HashSet<>();
+
   /** Whether daemons report at once (else the test reports them). */
   boolean autoDaemons = true;
 
@@ -78,6 +81,14 @@ final class DvmHarness {
     this.core = DvmCore.of(config);
     this.ext = ext;
     ext.register("DVM invariants", () -> invariants.check(core.view()));
+    ext.register(
+        "free-slot index",
+        () -> {
+          List<String> bad = core.indexProblems();
+          if (!bad.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", bad));
+          }
+        });
     settle(core.start());
     ext.check("start");
   }
@@ -220,6 +231,9 @@ final class DvmHarness {
             failingHosts.contains(s.host())
                 ? new DvmEvent.DaemonFailed(s.host(), "injected failure")
                 : new DvmEvent.DaemonStarted(s.host()));
+      } else if (d instanceof DvmDecision.StopDaemon s && unsendableStops.contains(s.host())) {
+        queue.add(
+            new DvmEvent.StopNotSent(s.host(), PmixStatus.PMIX_ERR_UNREACH, "injected failure"));
       } else if (d instanceof DvmDecision.StopDaemon s && autoDaemons) {
         queue.add(new DvmEvent.DaemonLeft(s.host()));
       } else if (d instanceof DvmDecision.LaunchJob l) {

@@ -45,4 +45,29 @@ class ElasticModeOffTest {
     assertThat(h.core.view().elastic())
         .isEqualTo(new DvmView.ElasticView(0, List.of(), List.of(), List.of(), 0));
   }
+
+  @Test
+  void d20_withElasticModeOffAStopNotSentKeepsTheNodeAndRaisesNoEvent() {
+    h.registerAll(t);
+    h.alloc(
+        t,
+        AllocDirective.NEW,
+        Info.of(PmixKey.PMIX_ALLOC_SHARE, true),
+        Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node2"));
+    h.unsendableStops.add("node2");
+    assertThat(
+            h.alloc(t, AllocDirective.RELEASE, Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node2"))
+                .orElseThrow()
+                .status())
+        .isEqualTo(PmixStatus.PMIX_SUCCESS);
+    // fire and forget (spec/pmix/03 §1): the daemon never got the stop, so node2 stays, no event
+    assertThat(h.core.view().node("node2").orElseThrow().daemon()).isEqualTo(DaemonState.UP);
+    assertThat(h.core.view().pool()).containsExactly("node1", "node2");
+    assertThat(h.decisions(DvmDecision.Notify.class)).isEmpty();
+    h.spawn(t, List.of(sleep(3)));
+    assertThat(h.decisions(DvmDecision.LaunchJob.class))
+        .singleElement()
+        .satisfies(
+            l -> assertThat(l.procs()).extracting(DvmDecision.Placement::host).contains("node2"));
+  }
 }

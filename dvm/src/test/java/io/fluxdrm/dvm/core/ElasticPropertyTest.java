@@ -24,12 +24,12 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * Seeded random schedules of overlapping grows, shrinks, job submissions, daemon reports (up,
- * failed to start, departed, crashed) and jobs reaching LAUNCH_APPS, in elastic mode: the
- * invariants of {@link DvmInvariants} (the elastic ones included) hold after every step; once the
- * world is drained nothing is stuck (no campaign, fence 0, nothing held, every request answered);
- * no job is launched twice and every surviving job was launched exactly once; every accepted
- * DVM-changing request got exactly one terminal event, no other request any (issue 14). jqwik
- * prints the failing seed.
+ * failed to start, departed, crashed, stop not sent) and jobs reaching LAUNCH_APPS, in elastic
+ * mode: the invariants of {@link DvmInvariants} (the elastic ones included) hold after every step;
+ * once the world is drained nothing is stuck (no campaign, fence 0, nothing held, every request
+ * answered); no job is launched twice and every surviving job was launched exactly once; every
+ * accepted DVM-changing request got exactly one terminal event, no other request any (issue 14).
+ * jqwik prints the failing seed.
  */
 class ElasticPropertyTest {
   static final String[] HOSTS = {"node2", "node3", "node4", "node5", "node6"};
@@ -47,6 +47,7 @@ class ElasticPropertyTest {
                     n -> n.event().status() == PmixStatus.PMIX_ERR_DVM_MOD.code())
                 .isEmpty());
     Statistics.label("parked a release").collect(s.parked);
+    Statistics.label("a stop not sent").collect(s.unsent);
   }
 
   static final class Schedule {
@@ -60,6 +61,7 @@ class ElasticPropertyTest {
     int nextReq;
     boolean held;
     boolean parked;
+    boolean unsent;
 
     Schedule(long seed) {
       rnd = new Random(seed);
@@ -131,7 +133,7 @@ class ElasticPropertyTest {
         case 2 -> request(AllocDirective.RELEASE, Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, host()));
         case 3 -> after(spawn());
         case 4 -> reportStarting(rnd.nextInt(4) == 0);
-        case 5 -> reportLeaving(rnd.nextInt(3) == 0);
+        case 5 -> reportLeaving(rnd.nextInt(4));
         case 6 -> {
           List<String> up = new ArrayList<>();
           for (DvmView.NodeView n : h.core.view().nodes()) {
@@ -179,13 +181,21 @@ class ElasticPropertyTest {
       }
     }
 
-    void reportLeaving(boolean crash) {
+    /** The oldest stop asked for: the daemon left (0, 3), crashed (1), or was never told (2). */
+    void reportLeaving(int how) {
       if (leaving.isEmpty()) {
         return;
       }
       String host = leaving.iterator().next();
       leaving.remove(host);
-      event(crash ? new DvmEvent.DaemonFailed(host, "crashed") : new DvmEvent.DaemonLeft(host));
+      switch (how) {
+        case 1 -> event(new DvmEvent.DaemonFailed(host, "crashed"));
+        case 2 -> {
+          unsent = true;
+          event(new DvmEvent.StopNotSent(host, PmixStatus.PMIX_ERR_UNREACH, "xcast failed"));
+        }
+        default -> event(new DvmEvent.DaemonLeft(host));
+      }
     }
 
     boolean quiet() {
@@ -196,7 +206,7 @@ class ElasticPropertyTest {
 
     void drain() {
       reportStarting(rnd.nextInt(4) == 0);
-      reportLeaving(rnd.nextBoolean());
+      reportLeaving(rnd.nextInt(3));
       while (!h.mapped.isEmpty()) {
         event(new DvmEvent.LaunchApps(h.mapped.remove(0)));
       }

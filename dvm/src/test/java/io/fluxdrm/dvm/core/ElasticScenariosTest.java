@@ -23,8 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * spec/pmix/03 §7, one test each (id in the name), the elastic invariants checked after every step
  * (fence = sum of the open campaigns' contributions, one hold per held job, no job mapped onto a
  * starting daemon, nothing held once no campaign is open, launches only onto daemons that are up).
- * The DVM starts on node1 (master, 2 slots). What the core does not model (radix trees, modex, the
- * shrink xcast) is named in the test that stands for the scenario.
+ * The DVM starts on node1 (master, 2 slots). What the core does not model (radix trees, modex) is
+ * named in the test that stands for the scenario; the shrink xcast failing at its creation (D20) is
+ * a {@link DvmEvent.StopNotSent} per daemon (decision D415).
  */
 class ElasticScenariosTest {
   @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();
@@ -406,6 +407,86 @@ class ElasticScenariosTest {
     h.event(new DvmEvent.DaemonLeft("node3"));
     assertThat(el().heldAtLaunch()).isEmpty();
     assertThat(hostsOf(j)).containsExactlyInAnyOrder("node1", "node2");
+  }
+
+  @Test
+  void d20_aShrinkWhoseStopCannotBeSentEndsInDvmModReleasesTheHeldJobsAndKeepsTheNode() {
+    String j = mappedBeforeShrink();
+    h.autoDaemons = false;
+    // phase one is the acceptance: the stop is decided with it, its sending fails after (D415)
+    assertThat(shrink("node2", "s").orElseThrow().status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(el().fence()).isEqualTo(1);
+    h.event(new DvmEvent.LaunchApps(j));
+    h.autoLaunchApps = true;
+    String k = spawn(1);
+    assertThat(el().heldAtLaunch()).containsExactly(j);
+    assertThat(el().heldAtMap()).containsExactly(k);
+    assertThat(h.core.view().node("node2")).isEmpty();
+    h.event(new DvmEvent.StopNotSent("node2", PmixStatus.PMIX_ERR_UNREACH, "xcast failed"));
+    assertThat(eventsFor("s"))
+        .singleElement()
+        .satisfies(
+            n -> {
+              assertThat(n.event().status()).isEqualTo(DVM_MOD);
+              assertThat(n.event().target()).contains(t.proc());
+              StatusInfos e = new StatusInfos(PmixStatus.PMIX_SUCCESS, n.event().infos());
+              assertThat(info(e, PmixKey.PMIX_JOB_TERM_STATUS))
+                  .map(Info::value)
+                  .contains(PmixStatus.PMIX_ERR_UNREACH.code());
+            });
+    assertThat(el().fence()).isZero();
+    assertThat(el().campaigns()).isEmpty();
+    assertThat(h.decisions(DvmDecision.ShrinkComplete.class)).isEmpty();
+    // the daemon never got the command: node2 is still a member, back in the pool, daemon up
+    assertThat(daemon("node2")).isEqualTo(DaemonState.UP);
+    assertThat(h.core.view().pool()).contains("node2");
+    // the job held at launch launches on its map, node2 included; the job held at map is mapped
+    assertThat(hostsOf(j)).containsExactlyInAnyOrder("node1", "node2");
+    assertThat(h.core.view().job(k).orElseThrow().state()).isEqualTo(DvmView.JobState.RUNNING);
+    // nothing is wedged: a late report of the daemon changes nothing, and a new shrink completes
+    h.event(new DvmEvent.StopNotSent("node2", PmixStatus.PMIX_ERR_UNREACH, "xcast failed"));
+    assertThat(daemon("node2")).isEqualTo(DaemonState.UP);
+    h.autoDaemons = true;
+    shrink("node3", "s2");
+    assertThat(eventsFor("s2"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
+    assertThat(eventsFor("s")).hasSize(1);
+  }
+
+  @Test
+  void d20_aShrinkWithOneStopUnsentEndsInDvmModOnceTheOtherTargetHasLeft() {
+    grow("node2,node3", "g");
+    h.autoDaemons = false;
+    StatusInfos a = h.alloc(t, AllocDirective.NEW, nodes("node4"), reqId("n")).orElseThrow();
+    h.event(new DvmEvent.DaemonStarted("node4"));
+    long alloc = Long.parseLong(info(a, PmixKey.PMIX_ALLOC_ID).orElseThrow().stringValue());
+    h.unsendableStops.add("node4");
+    shrink("node3,node4", "s");
+    // node4's stop was refused at once: it is back in its reservation, the shrink waits for node3
+    assertThat(h.core.view().session(alloc).orElseThrow().hosts()).containsExactly("node4");
+    assertThat(daemon("node4")).isEqualTo(DaemonState.UP);
+    assertThat(el().campaigns())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.targets().values()).containsExactly("node3");
+              assertThat(c.contribution()).isEqualTo(1);
+            });
+    String j = spawn(1);
+    assertThat(el().heldAtMap()).containsExactly(j);
+    assertThat(eventsFor("s")).isEmpty();
+    h.event(new DvmEvent.DaemonLeft("node3"));
+    // the hook runs on what did leave, then the one terminal event says the change failed
+    assertThat(h.decisions(DvmDecision.ShrinkComplete.class))
+        .singleElement()
+        .satisfies(c -> assertThat(c.hosts()).containsExactly("node3"));
+    assertThat(eventsFor("s"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(DVM_MOD));
+    assertThat(el().fence()).isZero();
+    assertThat(el().heldAtMap()).isEmpty();
+    assertThat(h.core.view().job(j).orElseThrow().state()).isEqualTo(DvmView.JobState.RUNNING);
   }
 
   @Test
