@@ -13,6 +13,10 @@ import java.util.Locale;
  * the job id on or next to its widest bar, ▲/▼ where a grant added or took the node, a thin dark
  * strip while a DVM daemon runs there, ▸ when it starts and ◂ when it leaves), and the time axis.
  * Text widths are estimated (0.6 em a character), so that the SVG and the PNG agree.
+ *
+ * <p>Why one class: every piece of the picture is placed from the same few measures (the left
+ * margin from the longest node name, the row height, the plot's width, the lane's top), computed
+ * once per layout; split up, each part would take them all as arguments.
  */
 final class SceneLayout {
   static final int DEFAULT_WIDTH = 1200;
