@@ -22,7 +22,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * {@code fluxdrm plot --live}: the scheduler's {@code sched.watch} stream (decision D427) read into
  * a timeline and drawn as a {@link TerminalGrid}, again at most every {@link #REFRESH} when
- * something changed and once a second as time goes on. Everything runs on the handle's loop.
+ * something changed and, on a terminal, once a second as time goes on (plain output gets a frame
+ * per change only, and the last one). Everything runs on the handle's loop.
  */
 final class LivePlot {
   static final Duration REFRESH = Duration.ofMillis(200);
@@ -115,7 +116,8 @@ final class LivePlot {
         () -> {
           if (ready.isDone()
               && !ready.isCompletedExceptionally()
-              && (dirty || System.nanoTime() - lastDraw >= Duration.ofSeconds(1).toNanos())) {
+              && (dirty
+                  || ansi && System.nanoTime() - lastDraw >= Duration.ofSeconds(1).toNanos())) {
             draw();
           }
           tick();
