@@ -17,8 +17,8 @@ import picocli.CommandLine.Command;
       "Dynamic resource management for Flux (RFC 51) bridged to PMIx.",
       "",
       "Exit status: 0 on success, 1 on an error (one line on stderr); 'fluxdrm hostlist',",
-      "'fluxdrm bridge' and 'fluxdrm demo' exit 2 on a usage error, as 'flux hostlist' does.",
-      "Every command and its exit status: docs/cli.md."
+      "'fluxdrm bridge', 'fluxdrm demo' and 'fluxdrm plot' exit 2 on a usage error, as",
+      "'flux hostlist' does. Every command and its exit status: docs/cli.md."
     },
     subcommands = {
       RCommand.class,
@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       BridgeCommand.class,
       KeygenCommand.class,
       ReplayCommand.class,
+      PlotCommand.class,
       DemoCommand.class,
       DvmCommand.class,
       SessionCtrlCommand.class,
@@ -95,6 +96,7 @@ public final class Main implements Runnable {
           return cmd instanceof HostlistCommand
                   || cmd instanceof BridgeCommand
                   || cmd instanceof DemoCommand
+                  || cmd instanceof PlotCommand
               ? EXIT_USAGE_PYTHON
               : EXIT_ERROR;
         });

@@ -18,7 +18,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "Replay the requests of a transcript (JSON lines recorded at a service's or a client's",
       "endpoint) against a fresh instance of the service NAME and print the unified diff of the",
-      "responses. Exit status: 0 same, 1 different, 2 error."
+      "responses; when they are all the same it says how many matched. Exit status: 0 same,",
+      "1 different, 2 error."
     })
 final class ReplayCommand implements Callable<Integer> {
   static final int EXIT_ERROR = 2;
@@ -50,8 +51,24 @@ final class ReplayCommand implements Callable<Integer> {
       throw new CliError(Main.firstLine(e.getMessage()), EXIT_ERROR);
     }
     PrintWriter out = spec.commandLine().getOut();
+    if (r.same()) {
+      out.println(matched(r, transcript, service));
+    }
     out.print(r.unifiedDiff());
     out.flush();
     return r.same() ? 0 : 1;
+  }
+
+  /** The success line: {@code replay: 7 of 7 responses matched (transcript T, service S)}. */
+  static String matched(ReplayResult r, Path transcript, String service) {
+    return "replay: "
+        + r.responses()
+        + " of "
+        + r.responses()
+        + " responses matched (transcript "
+        + transcript
+        + ", service "
+        + service
+        + ")";
   }
 }

@@ -142,7 +142,15 @@ class DemoCommandTest {
     assertThat(r.requests()).isEqualTo(7);
     CliRun replay = CliRun.run("", "replay", textTranscript.toString(), "--service", "demo");
     assertThat(replay.status()).as("%s", replay).isZero();
-    assertThat(replay.out()).isEmpty();
+    assertThat(replay.out())
+        .isEqualTo(
+            "replay: "
+                + r.responses()
+                + " of "
+                + r.responses()
+                + " responses matched (transcript "
+                + textTranscript
+                + ", service demo)\n");
   }
 
   @Test

@@ -55,7 +55,8 @@ class DemoLauncherIT {
 
     FluxdrmLauncherIT.Run replay = run("replay", "fluxdrm-demo.jsonl", "--service", "demo");
     assertThat(replay.status()).as("%s", replay).isZero();
-    assertThat(replay.out()).isEmpty();
+    assertThat(replay.out())
+        .matches("replay: (\\d+) of \\1 responses matched \\(transcript .*\\)\n");
     assertThat(replay.err()).isEmpty();
   }
 

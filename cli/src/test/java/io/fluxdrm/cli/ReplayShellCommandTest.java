@@ -31,7 +31,13 @@ class ReplayShellCommandTest {
   void replay_chainGolden_sameExit0(String service, String file) {
     CliRun r = CliRun.run("", "replay", CHAIN.resolve(file).toString(), "--service", service);
     assertThat(r.err()).isEmpty();
-    assertThat(r.out()).isEmpty();
+    assertThat(r.out())
+        .matches(
+            "replay: (\\d+) of \\1 responses matched \\(transcript .*"
+                + file
+                + ", service "
+                + service
+                + "\\)\n");
     assertThat(r.status()).isZero();
   }
 

@@ -50,6 +50,9 @@ final class DecisionRunner {
   /** Pending {@code sched.alloc} by job id (RFC 27 §4.1: one alloc per job). */
   private final Map<Long, ServiceRequest> allocs = new HashMap<>();
 
+  /** The owner's {@code sched.watch} streams (D427). */
+  private final Watchers watchers = new Watchers();
+
   /** Pending {@code sched.realloc} by sender and matchtag (RFC 51: the key a cancel names). */
   private final PendingRequests<ServiceRequest> reallocs = new PendingRequests<>();
 
@@ -117,8 +120,14 @@ final class DecisionRunner {
     reallocs.clear();
   }
 
+  /** {@code sched.watch}: the snapshot now, then every allocation decision (D427). */
+  void watch(ServiceRequest req) {
+    watchers.watch(req, requireCore(req.topic()));
+  }
+
   /** RFC 6 disconnect of {@code sender}: its reallocs are dropped and the core told. */
   void disconnected(String sender) {
+    watchers.disconnected(sender);
     reallocs.sweep(sender);
     execute(core.handle(new SchedEvent.Disconnect(sender), clock.getAsDouble()), null, null);
   }
@@ -155,6 +164,7 @@ final class DecisionRunner {
   }
 
   private void execute(List<Decision> out, SchedEvent e, ServiceRequest req, Runnable unclaim) {
+    watchers.decided(out);
     for (Decision d : out) {
       if (d instanceof Decision.AllocSuccess s) {
         granted(s);

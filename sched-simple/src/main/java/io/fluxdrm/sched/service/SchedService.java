@@ -186,6 +186,7 @@ public final class SchedService {
         .on(Rfc51Topics.REALLOC_METHOD, guard(rfc51::realloc))
         .on(Rfc51Topics.REALLOC_CANCEL_METHOD, quiet(rfc51::reallocCancel))
         .on(Rfc27Topics.RESOURCE_STATUS_METHOD, guard(rfc27::resourceStatus))
+        .onStreaming(Watchers.METHOD, guard(runner::watch))
         .onDisconnect(this::disconnected)
         .build();
   }

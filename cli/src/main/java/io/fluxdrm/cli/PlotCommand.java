@@ -1,0 +1,352 @@
+package io.fluxdrm.cli;
+
+import io.fluxdrm.cli.plot.Plots;
+import io.fluxdrm.cli.timeline.Timeline;
+import io.fluxdrm.cli.timeline.TimelineBuilder;
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.reactor.Reactor;
+import io.fluxdrm.rpc.transcript.Transcript;
+import io.fluxdrm.rpc.transcript.TranscriptLine;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code fluxdrm plot}: allocation over time, from a transcript to an SVG or PNG picture, or live
+ * in the terminal from a running scheduler's {@code sched.watch} stream (decisions D425-D427).
+ */
+@Command(
+    name = "plot",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Draw allocation over time from a transcript (JSON lines, e.g. 'fluxdrm demo''s): one row",
+      "per node, bars coloured by job with the job id on them, grows and shrinks marked, held",
+      "and denied requests written out, DVM daemons starting and leaving. -o FILE.svg or",
+      "FILE.png (or --format); '-o -' writes SVG to stdout. --live draws the allocation of a",
+      "running 'fluxdrm sched' in the terminal instead, refreshed as it changes.",
+      "Exit status: 0 written (or --live ended), 1 error (missing, unreadable, malformed or",
+      "empty transcript; nothing about allocations in it; cannot write; no scheduler),",
+      "2 usage error."
+    })
+final class PlotCommand implements java.util.concurrent.Callable<Integer> {
+  static final int EXIT_USAGE = 2;
+  private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
+
+  enum Format {
+    svg,
+    png
+  }
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "TRANSCRIPT",
+      description = "Transcript file")
+  Path transcript;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE",
+      description = "Where the picture goes: FILE.svg, FILE.png, or - for SVG on stdout")
+  String output;
+
+  @Option(
+      names = "--format",
+      paramLabel = "svg|png",
+      description = "Picture format (default: from the -o name's extension, else svg)")
+  Format format;
+
+  @Option(
+      names = "--width",
+      paramLabel = "PX",
+      defaultValue = "1200",
+      description = "Picture width in pixels, 480 to 16384 (default: ${DEFAULT-VALUE})")
+  int width;
+
+  @Option(
+      names = "--height",
+      paramLabel = "PX",
+      defaultValue = "0",
+      description = "Picture height in pixels, up to 16384 (default 0: about 24 px per node)")
+  int height;
+
+  @Option(
+      names = "--title",
+      paramLabel = "TEXT",
+      description = "What the title names (default: the transcript's file name)")
+  String title;
+
+  @Option(names = "--live", description = "Draw a running scheduler's allocation in the terminal")
+  boolean live;
+
+  @Option(
+      names = "--connect",
+      paramLabel = "ENDPOINT",
+      description =
+          "With --live: the hub of 'fluxdrm sched --listen': unix:DIR, local://PATH or"
+              + " tcp://127.0.0.1:PORT (its --tcp-loopback-role owner); the instance owner only")
+  String connect;
+
+  @Option(
+      names = "--for",
+      paramLabel = "DURATION",
+      description =
+          "With --live: stop after this long, e.g. 30s, 500ms, 2m (default: until interrupted)")
+  String forDuration;
+
+  @Option(
+      names = "--columns",
+      paramLabel = "N",
+      description = "With --live: the grid's width (default: $COLUMNS, else 100)")
+  Integer columns;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    if (live) {
+      return live();
+    }
+    if (transcript == null) {
+      throw new CliError(
+          "TRANSCRIPT: missing (expected: a transcript file, or --live)", EXIT_USAGE);
+    }
+    if (connect != null || forDuration != null || columns != null) {
+      throw new CliError("--connect, --for and --columns go with --live only", EXIT_USAGE);
+    }
+    if (output == null) {
+      throw new CliError("-o: missing (expected: FILE.svg, FILE.png or -)", EXIT_USAGE);
+    }
+    Format f = format();
+    checkSize();
+    Timeline t = read();
+    String name = title != null ? title : String.valueOf(transcript.getFileName());
+    if (f == Format.png) {
+      System.setProperty("java.awt.headless", "true");
+      write(Plots.png(t, name, width, height));
+    } else {
+      String svg = Plots.svg(t, name, width, height);
+      if (output.equals("-")) {
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(svg);
+        out.flush();
+        return 0;
+      }
+      write(svg.getBytes(StandardCharsets.UTF_8));
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    err.printf(
+        Locale.ROOT,
+        "fluxdrm plot: %s written: %d nodes, %d jobs, %d marks%s%n",
+        output,
+        t.rows().size(),
+        t.jobs().size(),
+        t.marks().size(),
+        t.unattributed() == 0 ? "" : " (" + t.unattributed() + " answers matched no request)");
+    err.flush();
+    return 0;
+  }
+
+  private Format format() {
+    if (format != null) {
+      if (format == Format.png && output.equals("-")) {
+        throw new CliError("--format png: not to stdout (expected: -o FILE.png)", EXIT_USAGE);
+      }
+      return format;
+    }
+    String lower = output.toLowerCase(Locale.ROOT);
+    return lower.endsWith(".png") ? Format.png : Format.svg;
+  }
+
+  private void checkSize() {
+    if (width < Plots.MIN_WIDTH || width > Plots.MAX_SIDE) {
+      throw new CliError(
+          "--width: " + width + " (expected: " + Plots.MIN_WIDTH + " to " + Plots.MAX_SIDE + ")",
+          EXIT_USAGE);
+    }
+    if (height != 0 && (height < 200 || height > Plots.MAX_SIDE)) {
+      throw new CliError(
+          "--height: " + height + " (expected: 0 for automatic, or 200 to " + Plots.MAX_SIDE + ")",
+          EXIT_USAGE);
+    }
+  }
+
+  /** Reads the transcript: every bad line is an error naming the file, line and rule. */
+  private Timeline read() {
+    if (!Files.exists(transcript)) {
+      throw new CliError(transcript + ": no such file");
+    }
+    if (Files.isDirectory(transcript)) {
+      throw new CliError(transcript + ": a directory (expected: a transcript file)");
+    }
+    List<TranscriptLine> lines;
+    try {
+      lines = Transcript.read(transcript);
+    } catch (RpcException e) {
+      throw new CliError(Main.firstLine(e.getMessage()));
+    }
+    if (lines.isEmpty()) {
+      throw new CliError(transcript + ": empty (expected: one JSON transcript line or more)");
+    }
+    TimelineBuilder b = new TimelineBuilder();
+    lines.forEach(b::accept);
+    Timeline t = b.build();
+    if (t.isEmpty()) {
+      throw new CliError(
+          transcript
+              + ": "
+              + lines.size()
+              + " line(s), none about allocations (expected: sched.alloc, sched.realloc,"
+              + " sched.free, job-manager.realloc or dvm.* traffic)");
+    }
+    return t;
+  }
+
+  private void write(byte[] bytes) {
+    Path p = Path.of(output);
+    try {
+      Files.write(p, bytes);
+    } catch (NoSuchFileException e) {
+      throw new CliError("-o: " + output + ": no such directory");
+    } catch (IOException e) {
+      throw new CliError("-o: " + output + ": cannot write (" + e.getMessage() + ")");
+    }
+  }
+
+  // ---- live
+  // --------------------------------------------------------------------------------------
+
+  private int live() throws InterruptedException {
+    if (transcript != null || output != null || format != null) {
+      throw new CliError(
+          "--live: draws in the terminal (expected: no TRANSCRIPT, -o nor --format)", EXIT_USAGE);
+    }
+    if (connect == null) {
+      throw new CliError(
+          "--connect: missing (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)",
+          EXIT_USAGE);
+    }
+    String uri = hubUri(connect);
+    Duration limit = forDuration == null ? null : duration(forDuration);
+    int cols = columns != null ? columns : envColumns();
+    if (cols < 40 || cols > 1000) {
+      throw new CliError("--columns: " + cols + " (expected: 40 to 1000)", EXIT_USAGE);
+    }
+    boolean ansi =
+        System.console() != null
+            && System.getenv("TERM") != null
+            && !"dumb".equals(System.getenv("TERM"));
+    PrintWriter out = spec.commandLine().getOut();
+    Reactor reactor = Reactor.start("fluxdrm-plot");
+    FluxHandle h = null;
+    try {
+      h =
+          uri.startsWith("tcp://")
+              ? FluxHandle.connectZmq(reactor, uri, null)
+              : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
+      LivePlot plot = new LivePlot(h, out, ansi, cols, Clock.systemUTC());
+      CompletableFuture<LivePlot> started = reactor.submit(() -> plot.start().thenApply(v -> plot));
+      try {
+        started.get(Daemon.START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause() != null ? e.getCause() : e;
+        throw new CliError("--connect: " + connect + ": " + explain(c));
+      } catch (TimeoutException e) {
+        throw new CliError(
+            "--connect: "
+                + connect
+                + ": no answer from sched.watch in "
+                + Daemon.START_TIMEOUT.toSeconds()
+                + " s");
+      }
+      CompletableFuture<Void> ended = plot.ended();
+      try {
+        if (limit == null) {
+          ended.get();
+        } else {
+          ended.get(limit.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        throw new CliError("--connect: " + connect + ": the scheduler ended the watch");
+      } catch (TimeoutException e) {
+        reactor.runAndWait(() -> plot.stop(), Daemon.START_TIMEOUT);
+        return 0;
+      } catch (ExecutionException e) {
+        throw new CliError("--connect: " + connect + ": " + explain(e.getCause()));
+      }
+    } catch (RpcException e) {
+      throw new CliError("--connect: " + connect + ": " + e.getMessage());
+    } finally {
+      if (h != null) {
+        h.close();
+      }
+      reactor.close();
+    }
+  }
+
+  private static String explain(Throwable c) {
+    if (c instanceof RpcException r && r.errnum() == Errno.ENOSYS) {
+      return "no scheduler there (expected: 'fluxdrm sched' on this hub)";
+    }
+    return c.getMessage();
+  }
+
+  private static int envColumns() {
+    String c = System.getenv("COLUMNS");
+    try {
+      return c == null ? 100 : Integer.parseInt(c.strip());
+    } catch (NumberFormatException e) {
+      return 100;
+    }
+  }
+
+  /** The connector URI of {@code --connect}, as the other hub clients read it. */
+  static String hubUri(String arg) {
+    if (arg.startsWith("unix:") && arg.length() > "unix:".length()) {
+      return "local://" + Path.of(arg.substring("unix:".length())).resolve("local");
+    }
+    if (arg.startsWith("local://") && arg.length() > "local://".length()
+        || arg.matches("tcp://(127(\\.\\d{1,3}){3}|localhost|\\[::1\\]):\\d{1,5}")) {
+      return arg;
+    }
+    throw new CliError(
+        "--connect: \"" + arg + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)",
+        EXIT_USAGE);
+  }
+
+  /** {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h}; a bare number is seconds. */
+  static Duration duration(String s) {
+    Matcher m = DURATION.matcher(s.strip());
+    if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+      throw new CliError(
+          "--for: \"" + s + "\" (expected: a positive duration such as 30s, 500ms, 2m or 1h)",
+          EXIT_USAGE);
+    }
+    long n = Long.parseLong(m.group(1));
+    String unit = m.group(2) == null ? "s" : m.group(2);
+    return switch (unit) {
+      case "ms" -> Duration.ofMillis(n);
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      default -> Duration.ofSeconds(n);
+    };
+  }
+}

@@ -1,0 +1,26 @@
+package io.fluxdrm.cli.plot;
+
+import io.fluxdrm.cli.timeline.Timeline;
+
+/** The two pictures of a {@link Timeline}, from one layout. */
+public final class Plots {
+  /** The default width in pixels. */
+  public static final int DEFAULT_WIDTH = SceneLayout.DEFAULT_WIDTH;
+
+  /** The smallest and largest width or height accepted. */
+  public static final int MIN_WIDTH = SceneLayout.MIN_WIDTH;
+
+  public static final int MAX_SIDE = SceneLayout.MAX_SIDE;
+
+  private Plots() {}
+
+  /** The picture as SVG text. */
+  public static String svg(Timeline t, String title, int width, int height) {
+    return SvgWriter.write(SceneLayout.of(t, title, width, height));
+  }
+
+  /** The picture as PNG bytes. */
+  public static byte[] png(Timeline t, String title, int width, int height) {
+    return PngWriter.write(SceneLayout.of(t, title, width, height));
+  }
+}

@@ -1,0 +1,245 @@
+package io.fluxdrm.cli.plot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fluxdrm.cli.timeline.DvmTranscripts;
+import io.fluxdrm.cli.timeline.SyntheticTranscript;
+import io.fluxdrm.cli.timeline.Timeline;
+import io.fluxdrm.cli.timeline.TimelineBuilder;
+import io.fluxdrm.rpc.transcript.Transcript;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The pictures of the demo's transcript, of the DVM's traffic and of a 1,000-job synthetic one: the
+ * SVG parsed by an XML parser and its content checked (rows, one fill per job, grow and shrink
+ * marks on the right rows, labels), the PNG decoded by ImageIO.
+ */
+class PlotsTest {
+  static final Path DEMO = Path.of("src/test/resources/io/fluxdrm/cli/plot/demo.jsonl");
+
+  @BeforeAll
+  static void headless() {
+    System.setProperty("java.awt.headless", "true");
+  }
+
+  static Document parse(String svg) throws Exception {
+    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+    f.setNamespaceAware(true);
+    f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+    return f.newDocumentBuilder()
+        .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  static List<Element> withClass(Document d, String tag, String cls) {
+    List<Element> out = new ArrayList<>();
+    NodeList nl = d.getElementsByTagName(tag);
+    for (int i = 0; i < nl.getLength(); i++) {
+      Element e = (Element) nl.item(i);
+      if (List.of(e.getAttribute("class").split(" ")).containsAll(List.of(cls.split(" ")))) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void demoSvg_validXml_rowsFillsMarksLabels() throws Exception {
+    Timeline t = TimelineBuilder.of(Transcript.read(DEMO));
+    Document d = parse(Plots.svg(t, "demo.jsonl", 1200, 0));
+    Element svg = d.getDocumentElement();
+    assertThat(svg.getNamespaceURI()).isEqualTo("http://www.w3.org/2000/svg");
+    assertThat(svg.getAttribute("width")).isEqualTo("1200");
+    // one row label per node, in order
+    assertThat(withClass(d, "text", "row"))
+        .extracting(Element::getTextContent)
+        .containsExactly(
+            "node0", "node1", "node2", "node3", "node4", "node5", "node6", "node7", "node8",
+            "node9", "node10", "node11", "node12", "node13", "node14", "node15");
+    // one fill per job
+    List<Element> bars = withClass(d, "rect", "bar");
+    Set<String> fills = new HashSet<>();
+    bars.forEach(b -> fills.add(b.getAttribute("fill")));
+    assertThat(fills).hasSize(2);
+    assertThat(bars).extracting(b -> b.getAttribute("data-job")).containsOnly("ƒ2", "ƒ3");
+    // A's 4 initial nodes + its 4 grown ones (held, then releasing) + B's 8 + its 4 grown
+    assertThat(bars).hasSize(4 + 4 + 4 + 8 + 4);
+    assertThat(withClass(d, "rect", "bar releasing"))
+        .extracting(b -> b.getAttribute("data-row"))
+        .containsExactly("node12", "node13", "node14", "node15");
+    // grow and shrink marks on the rows the grants changed
+    assertThat(withClass(d, "polygon", "mark grow"))
+        .extracting(e -> e.getAttribute("data-job") + "@" + e.getAttribute("data-row"))
+        .containsExactlyInAnyOrder(
+            "ƒ2@node12",
+            "ƒ2@node13",
+            "ƒ2@node14",
+            "ƒ2@node15",
+            "ƒ3@node12",
+            "ƒ3@node13",
+            "ƒ3@node14",
+            "ƒ3@node15");
+    assertThat(withClass(d, "polygon", "mark shrink"))
+        .extracting(e -> e.getAttribute("data-row"))
+        .containsExactlyInAnyOrder("node12", "node13", "node14", "node15");
+    // each job's id on its bars, the denial and the held request written out
+    assertThat(withClass(d, "text", "job-label"))
+        .extracting(Element::getTextContent)
+        .contains("ƒ2", "ƒ3");
+    assertThat(withClass(d, "text", "mark-text"))
+        .extracting(Element::getTextContent)
+        .contains("ƒ3 grow waits", "ƒ2 grow canceled")
+        .anyMatch(s -> s.startsWith("ƒ2 grow denied: unsatisfiable request"));
+    assertThat(withClass(d, "text", "title"))
+        .extracting(Element::getTextContent)
+        .containsExactly("Allocation over time: demo.jsonl");
+    // the marks are where the bars change: each grow's x is the left edge of a bar on its row
+    for (Element g : withClass(d, "polygon", "mark grow")) {
+      double gx = Double.parseDouble(g.getAttribute("points").split(" ")[2].split(",")[0]);
+      assertThat(bars)
+          .filteredOn(
+              b ->
+                  b.getAttribute("data-row").equals(g.getAttribute("data-row"))
+                      && b.getAttribute("data-job").equals(g.getAttribute("data-job")))
+          .anyMatch(b -> Math.abs(Double.parseDouble(b.getAttribute("x")) - gx) < 0.5);
+    }
+  }
+
+  @Test
+  void syntheticSvg_thousandJobs_aFillPerJob_marksOnTheirRows() throws Exception {
+    Timeline t =
+        TimelineBuilder.of(Transcript.parse(SyntheticTranscript.of(1000, 64, 17), "synthetic"));
+    long start = System.nanoTime();
+    String svg = Plots.svg(t, "synthetic", 1600, 0);
+    long ms = (System.nanoTime() - start) / 1_000_000;
+    System.out.println(
+        "synthetic 1000-job SVG: " + svg.length() + " chars in " + ms + " ms (JMH: PlotBenchmark)");
+    Document d = parse(svg);
+    assertThat(withClass(d, "text", "row")).hasSize(64);
+    Set<String> fills = new HashSet<>();
+    Set<String> jobs = new HashSet<>();
+    for (Element b : withClass(d, "rect", "bar")) {
+      fills.add(b.getAttribute("fill"));
+      jobs.add(b.getAttribute("data-job"));
+    }
+    assertThat(jobs).hasSize(t.jobs().size());
+    assertThat(fills).hasSize(t.jobs().size());
+    List<String> want = new ArrayList<>();
+    for (Timeline.Mark m : t.marks()) {
+      if (m.kind() == Timeline.MarkKind.GROW) {
+        want.add(t.jobs().get(m.job()).label() + "@" + t.rows().get(m.row()).name());
+      }
+    }
+    assertThat(want).isNotEmpty();
+    assertThat(withClass(d, "polygon", "mark grow"))
+        .extracting(e -> e.getAttribute("data-job") + "@" + e.getAttribute("data-row"))
+        .containsExactlyInAnyOrderElementsOf(want);
+    assertThat(withClass(d, "polygon", "mark shrink"))
+        .hasSize((int) t.marks().stream().filter(m -> m.kind() == Timeline.MarkKind.SHRINK).count())
+        .isNotEmpty();
+  }
+
+  @Test
+  void dvmSvg_daemonStripsAndMarks() throws Exception {
+    Timeline t = TimelineBuilder.of(Transcript.parse(DvmTranscripts.elasticStory(), "dvm"));
+    Document d = parse(Plots.svg(t, "dvm", 900, 0));
+    assertThat(withClass(d, "rect", "daemon"))
+        .extracting(e -> e.getAttribute("data-row"))
+        .containsExactly("node1", "node2", "node3", "node4");
+    assertThat(withClass(d, "polygon", "mark daemon-start")).hasSize(4);
+    assertThat(withClass(d, "polygon", "mark daemon-up")).hasSize(3);
+    assertThat(withClass(d, "polygon", "mark daemon-left")).hasSize(3);
+    assertThat(withClass(d, "polygon", "mark rollback"))
+        .extracting(e -> e.getAttribute("data-row"))
+        .containsExactly("node3");
+  }
+
+  @Test
+  void svg_textWithMarkup_escaped() throws Exception {
+    Timeline t = TimelineBuilder.of(Transcript.read(DEMO));
+    Document d = parse(Plots.svg(t, "a<b>&\"c'\u0001", 800, 0));
+    assertThat(withClass(d, "text", "title"))
+        .extracting(Element::getTextContent)
+        .containsExactly("Allocation over time: a<b>&\"c'\uFFFD");
+  }
+
+  @Test
+  void png_sizeAsAsked_notBlank_barsInTheirColours() throws Exception {
+    Timeline t = TimelineBuilder.of(Transcript.read(DEMO));
+    BufferedImage im = ImageIO.read(new ByteArrayInputStream(Plots.png(t, "demo", 900, 520)));
+    assertThat(im.getWidth()).isEqualTo(900);
+    assertThat(im.getHeight()).isEqualTo(520);
+    Set<Integer> colours = new HashSet<>();
+    for (int y = 0; y < im.getHeight(); y += 3) {
+      for (int x = 0; x < im.getWidth(); x += 3) {
+        colours.add(im.getRGB(x, y) & 0xffffff);
+      }
+    }
+    assertThat(colours.size()).isGreaterThan(20);
+    // the centre of a bar of each job is its colour
+    Scene s = SceneLayout.of(t, "demo", 900, 520);
+    List<String> palette = SceneLayout.colours(t);
+    for (String job : List.of("ƒ2", "ƒ3")) {
+      Scene.Rect r =
+          s.shapes().stream()
+              .filter(
+                  x -> x instanceof Scene.Rect b && "bar".equals(b.cls()) && job.equals(b.job()))
+              .map(Scene.Rect.class::cast)
+              .findFirst()
+              .orElseThrow();
+      int rgb = im.getRGB((int) (r.x() + r.w() / 4), (int) (r.y() + r.h() / 2)) & 0xffffff;
+      assertThat(String.format("#%06x", rgb)).isEqualTo(palette.get(job.equals("ƒ2") ? 0 : 1));
+    }
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest(name = "{0} -> {1}")
+  @org.junit.jupiter.params.provider.CsvSource({
+    "12, 12",
+    "12.5, 12.5",
+    "-0.25, -0.25",
+    "3.05, 3.05",
+    "0.001, 0",
+    "1199.999, 1200",
+    "-3, -3"
+  })
+  void svgNumbers_twoDecimalsAtMost(double v, String text) {
+    assertThat(SvgWriter.n(v)).isEqualTo(text);
+  }
+
+  @Test
+  void colours_manyJobs_allDistinct() {
+    assertThat(new HashSet<>(JobColours.of(5000))).hasSize(5000);
+  }
+
+  @Test
+  void terminalGrid_demo_oneLinePerNode_lettersAndMarks() {
+    Timeline t = TimelineBuilder.of(Transcript.read(DEMO));
+    String g = TerminalGrid.render(t, "demo", 80, false);
+    List<String> lines = g.lines().toList();
+    assertThat(lines.get(0)).startsWith("demo: 16 nodes, 2 jobs");
+    assertThat(lines.subList(1, 17))
+        .allSatisfy(l -> assertThat(l).matches(" *node\\d+ \\|[A-Za-z.^v]+\\|"));
+    assertThat(lines.get(1)).contains("AAAA").doesNotContain("B");
+    assertThat(lines.get(13))
+        .startsWith("node12 |")
+        .contains("^")
+        .contains("v")
+        .contains("a")
+        .contains("B");
+    assertThat(g).contains("jobs: A=ƒ2 B=ƒ3").doesNotContain("\u001b[");
+    assertThat(TerminalGrid.render(t, "demo", 80, true)).contains("\u001b[30;48;5;");
+  }
+}

@@ -1,0 +1,290 @@
+package io.fluxdrm.cli.timeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fluxdrm.rpc.transcript.Transcript;
+import io.fluxdrm.rpc.transcript.TranscriptLine;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The timeline read from the demo's transcript, the DVM's traffic and hand-made lines. */
+class TimelineBuilderTest {
+  static final Path DEMO = Path.of("src/test/resources/io/fluxdrm/cli/plot/demo.jsonl");
+
+  static Timeline demo() {
+    return TimelineBuilder.of(Transcript.read(DEMO));
+  }
+
+  private static List<String> names(Timeline t, Predicate<Timeline.Mark> p) {
+    return t.marks().stream().filter(p).map(m -> t.rows().get(m.row()).name()).toList();
+  }
+
+  private static Predicate<Timeline.Mark> kind(Timeline t, Timeline.MarkKind k, String job) {
+    return m ->
+        m.kind() == k
+            && (job == null || (m.job() >= 0 && t.jobs().get(m.job()).label().equals(job)));
+  }
+
+  @Test
+  void demo_rowsAreThePoolInRankOrder_jobsAandB() {
+    Timeline t = demo();
+    assertThat(t.rows())
+        .extracting(Timeline.Row::name)
+        .containsExactly(
+            "node0", "node1", "node2", "node3", "node4", "node5", "node6", "node7", "node8",
+            "node9", "node10", "node11", "node12", "node13", "node14", "node15");
+    assertThat(t.rows())
+        .extracting(Timeline.Row::rank)
+        .containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    assertThat(t.jobs()).extracting(Timeline.Job::label).containsExactly("ƒ2", "ƒ3");
+    assertThat(t.unattributed()).isZero();
+  }
+
+  @Test
+  void demo_initialAllocations_fromTheirRStarttime_beforeTheFirstLine() {
+    Timeline t = demo();
+    TranscriptLine first = Transcript.read(DEMO).get(0);
+    long firstAt = java.time.Duration.between(t.start(), first.time()).toNanos();
+    // job A's R starts at its alloc, before recording began (D145): its bars on node[0-3] start
+    // there
+    List<Timeline.Bar> a = t.bars().stream().filter(b -> b.job() == 0 && b.row() <= 3).toList();
+    assertThat(a)
+        .hasSize(4)
+        .allSatisfy(
+            b -> {
+              assertThat(b.phase()).isEqualTo(Timeline.Phase.HELD);
+              assertThat(b.from()).isZero();
+              assertThat(b.before()).isFalse();
+            });
+    assertThat(firstAt).isPositive();
+    List<Timeline.Bar> b =
+        t.bars().stream().filter(x -> x.job() == 1 && x.row() >= 4 && x.row() <= 11).toList();
+    assertThat(b).hasSize(8).allSatisfy(x -> assertThat(x.from()).isPositive().isLessThan(firstAt));
+  }
+
+  @Test
+  void demo_growsAndShrinks_markedOnTheRowsTheyChanged() {
+    Timeline t = demo();
+    assertThat(names(t, kind(t, Timeline.MarkKind.GROW, "ƒ2")))
+        .containsExactly("node12", "node13", "node14", "node15");
+    assertThat(names(t, kind(t, Timeline.MarkKind.GROW, "ƒ3")))
+        .containsExactly("node12", "node13", "node14", "node15");
+    assertThat(names(t, kind(t, Timeline.MarkKind.SHRINK, "ƒ2")))
+        .containsExactly("node12", "node13", "node14", "node15");
+    // A's shrunk nodes are releasing until the job manager frees them, then B's grow lands there
+    for (int row = 12; row <= 15; row++) {
+      int r = row;
+      List<Timeline.Bar> bars = t.bars().stream().filter(x -> x.row() == r).toList();
+      assertThat(bars)
+          .extracting(Timeline.Bar::job, Timeline.Bar::phase)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple(0, Timeline.Phase.HELD),
+              org.assertj.core.groups.Tuple.tuple(0, Timeline.Phase.RELEASING),
+              org.assertj.core.groups.Tuple.tuple(1, Timeline.Phase.HELD));
+      assertThat(bars.get(0).to()).isEqualTo(bars.get(1).from());
+      assertThat(bars.get(2).from()).isGreaterThanOrEqualTo(bars.get(1).to());
+    }
+  }
+
+  @Test
+  void demo_heldDeniedCanceled_inTheLaneOfRequests() {
+    Timeline t = demo();
+    List<Timeline.Mark> lane = t.marks().stream().filter(m -> m.row() < 0).toList();
+    assertThat(lane)
+        .extracting(Timeline.Mark::kind, Timeline.Mark::text)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(Timeline.MarkKind.HELD, "ƒ3 grow waits"),
+            org.assertj.core.groups.Tuple.tuple(
+                Timeline.MarkKind.DENIED,
+                "ƒ2 grow denied: unsatisfiable request: need 17 exclusive node(s), only 12 eligible"),
+            org.assertj.core.groups.Tuple.tuple(Timeline.MarkKind.CANCELED, "ƒ2 grow canceled"));
+    assertThat(t.waits())
+        .extracting(Timeline.Wait::text)
+        .containsExactly("ƒ3 grow held, then granted", "ƒ2 grow held, then canceled");
+  }
+
+  @Test
+  void demo_everyBarWithinTheSpan_andJobsEndWithTheirFinalFree() {
+    Timeline t = demo();
+    assertThat(t.bars())
+        .allSatisfy(
+            b -> {
+              assertThat(b.from()).isBetween(0L, t.span());
+              assertThat(b.to()).isBetween(b.from(), t.span());
+            });
+    // the last line is B's final free: its bars end at the right edge, A's before
+    assertThat(t.bars().stream().filter(b -> b.job() == 1).mapToLong(Timeline.Bar::to).max())
+        .hasValue(t.span());
+    assertThat(
+            t.bars().stream()
+                .filter(b -> b.job() == 0)
+                .mapToLong(Timeline.Bar::to)
+                .max()
+                .getAsLong())
+        .isLessThan(t.span());
+  }
+
+  @Test
+  void dvm_daemonsStartAndLeave_growRolledBack() {
+    Timeline t = TimelineBuilder.of(Transcript.parse(DvmTranscripts.elasticStory(), "dvm"));
+    assertThat(t.rows())
+        .extracting(Timeline.Row::name)
+        .containsExactly("node1", "node2", "node3", "node4");
+    assertThat(t.rows()).extracting(Timeline.Row::rank).containsOnly(-1);
+    assertThat(t.jobs())
+        .extracting(Timeline.Job::label, Timeline.Job::source)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("alloc 1", Timeline.Source.DVM));
+    assertThat(names(t, kind(t, Timeline.MarkKind.DAEMON_START, null)))
+        .containsExactly("node1", "node2", "node3", "node4");
+    assertThat(names(t, kind(t, Timeline.MarkKind.DAEMON_UP, null)))
+        .containsExactly("node1", "node2", "node4");
+    assertThat(names(t, kind(t, Timeline.MarkKind.ROLLBACK, null))).containsExactly("node3");
+    assertThat(names(t, kind(t, Timeline.MarkKind.DAEMON_LEFT, null)))
+        .containsExactlyInAnyOrder("node1", "node2", "node4");
+    assertThat(names(t, kind(t, Timeline.MarkKind.GROW, null))).containsExactly("node3", "node4");
+    assertThat(t.bars().stream().filter(b -> b.phase() == Timeline.Phase.DAEMON)).hasSize(4);
+    assertThat(t.marks())
+        .filteredOn(m -> m.kind() == Timeline.MarkKind.DENIED)
+        .extracting(Timeline.Mark::text)
+        .containsExactly(
+            "alloc 1 grow rolled back (PMIX_ERR_DVM_MOD)",
+            "PMIX_ALLOC_NEW PMIX_ERR_NOT_SUPPORTED: PMIX_ALLOC_NUM_NODES: no scheduler is attached to"
+                + " choose resources (expected: PMIX_ALLOC_NODE_LIST)");
+  }
+
+  @Test
+  void synthetic_thousandJobs_everyAllocatedJobHasBars_conserved() {
+    List<String> lines = SyntheticTranscript.of(1000, 64, 17);
+    Timeline t = TimelineBuilder.of(Transcript.parse(lines, "synthetic"));
+    assertThat(t.rows()).hasSize(64);
+    // one in 50 is denied and never holds a node
+    assertThat(t.jobs()).hasSize(980);
+    assertThat(t.marks()).filteredOn(m -> m.kind() == Timeline.MarkKind.DENIED).hasSize(20);
+    assertThat(t.unattributed()).isZero();
+    // no node is held by two jobs at once
+    for (int row = 0; row < t.rows().size(); row++) {
+      int r = row;
+      List<Timeline.Bar> bars =
+          t.bars().stream()
+              .filter(b -> b.row() == r)
+              .sorted(java.util.Comparator.comparingLong(Timeline.Bar::from))
+              .toList();
+      for (int i = 1; i < bars.size(); i++) {
+        assertThat(bars.get(i).from())
+            .as("row %d bar %d", r, i)
+            .isGreaterThanOrEqualTo(bars.get(i - 1).to());
+      }
+    }
+  }
+
+  @Test
+  void free_unknownJob_heldSinceTheLeftEdge() {
+    String payload =
+        "{\"id\":7,\"R\":{\"version\":1,\"execution\":{\"R_lite\":[{\"rank\":\"2\",\"children\":"
+            + "{\"core\":\"0\"}}],\"starttime\":0,\"expiration\":0,\"nodelist\":[\"n2\"]}},\"final\":true}";
+    List<String> lines =
+        List.of(
+            line("2026-01-01T00:00:00Z", "in", "request", "sched.hello-not-ours", 1, "{}"),
+            line("2026-01-01T00:00:01Z", "in", "request", "sched.free", 0, payload));
+    Timeline t = TimelineBuilder.of(Transcript.parse(lines, "t"));
+    assertThat(t.bars())
+        .singleElement()
+        .satisfies(
+            b -> {
+              assertThat(b.before()).isTrue();
+              assertThat(b.from()).isZero();
+              assertThat(b.to()).isEqualTo(1_000_000_000L);
+            });
+    assertThat(t.rows()).extracting(Timeline.Row::name).containsExactly("n2");
+    assertThat(t.jobs()).extracting(Timeline.Job::label).containsExactly("ƒ8");
+  }
+
+  @Test
+  void reallocAnswer_withoutItsRequest_unattributed() {
+    List<String> lines =
+        List.of(
+            line(
+                "2026-01-01T00:00:00Z",
+                "out",
+                "response",
+                "sched.realloc",
+                4,
+                "{\"alloc_id\":1,\"type\":0,\"R_delta_add\":{\"version\":1,\"execution\":{\"R_lite\":[{\"rank\":\"0\",\"children\":{\"core\":\"0\"}}],\"starttime\":0,\"expiration\":0}}}"));
+    Timeline t = TimelineBuilder.of(Transcript.parse(lines, "t"));
+    assertThat(t.unattributed()).isEqualTo(1);
+    assertThat(t.isEmpty()).isTrue();
+  }
+
+  @Test
+  void rfc27_annotateThenSuccess_heldMarkAndWait() {
+    String r =
+        "{\"version\":1,\"execution\":{\"R_lite\":[{\"rank\":\"1\",\"children\":{\"core\":\"0-3\"}}],\"starttime\":0,\"expiration\":0}}";
+    List<String> lines =
+        List.of(
+            line("2026-01-01T00:00:00Z", "in", "request", "sched.alloc", 1, "{\"id\":5}"),
+            line(
+                "2026-01-01T00:00:00.100Z",
+                "out",
+                "response",
+                "sched.alloc",
+                1,
+                "{\"id\":5,\"type\":1,\"annotations\":{\"sched\":{\"reason_pending\":\"insufficient resources\"}}}"),
+            line(
+                "2026-01-01T00:00:00.500Z",
+                "out",
+                "response",
+                "sched.alloc",
+                1,
+                "{\"id\":5,\"type\":0,\"R\":" + r + "}"));
+    Timeline t = TimelineBuilder.of(Transcript.parse(lines, "t"));
+    assertThat(t.rows()).containsExactly(new Timeline.Row("rank 1", 1));
+    assertThat(t.marks())
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.kind()).isEqualTo(Timeline.MarkKind.HELD);
+              assertThat(m.text()).isEqualTo("ƒ6 held: insufficient resources");
+              assertThat(m.at()).isEqualTo(100_000_000L);
+            });
+    assertThat(t.waits())
+        .singleElement()
+        .satisfies(
+            w -> {
+              assertThat(w.from()).isZero();
+              assertThat(w.to()).isEqualTo(500_000_000L);
+            });
+    assertThat(t.bars())
+        .singleElement()
+        .satisfies(b -> assertThat(b.from()).isEqualTo(500_000_000L));
+  }
+
+  @ParameterizedTest(name = "{0} < {1}")
+  @CsvSource({"node2,node10", "n1,n01x", "a,b", "node9,nodeA", "rank 3,rank 12"})
+  void natural_order(String a, String b) {
+    assertThat(Board.natural(a, b)).isNegative();
+    assertThat(Board.natural(b, a)).isPositive();
+  }
+
+  static String line(String time, String dir, String type, String topic, int tag, String payload) {
+    String aux = type.equals("request") ? "\"nodeid\":0" : "\"errnum\":0";
+    return "{\"time\":\""
+        + time
+        + "\",\"direction\":\""
+        + dir
+        + "\",\"type\":\""
+        + type
+        + "\",\"flags\":11,\"topic\":\""
+        + topic
+        + "\",\"matchtag\":"
+        + tag
+        + ","
+        + aux
+        + ",\"userid\":0,\"rolemask\":1,\"routes\":[\"jm\"],\"payload\":"
+        + payload
+        + "}";
+  }
+}
