@@ -325,7 +325,7 @@ public final class Demo {
         "dvm-attach",
         "bridge",
         a.id(),
-        "DVM on " + Hostlist.of(aHosts) + " (elastic), bridge attaches as its scheduler",
+        "DVM on " + Hostlist.of(aHosts) + ", the bridge its scheduler",
         attached ? "attached" : "not attached",
         "attached",
         sc.slots() + " slot(s) per node, daemons start in " + sc.startLatencyMs() + " ms");
@@ -441,7 +441,7 @@ public final class Demo {
         "a-handback",
         "bridge",
         a,
-        "the rolled-back grant goes back: PMIx RELEASE " + failing,
+        "rolled-back grant handed back: RELEASE " + failing,
         back.isPresent() ? List.of(failing) : List.of(),
         false,
         before,
@@ -472,7 +472,7 @@ public final class Demo {
         "a-departed",
         "dvm",
         a,
-        "daemons on " + Hostlist.of(grown) + " leave, the job manager frees",
+        Hostlist.of(grown) + ": daemons leave, then freed",
         rel.succeeded() ? grown : List.of(),
         false,
         before,
@@ -628,7 +628,7 @@ public final class Demo {
         "sched-restart",
         "sched",
         0,
-        "SIGKILL the scheduler; it and the job manager start again",
+        "SIGKILL the scheduler, start it again",
         same ? "no allocation lost" : "allocations differ",
         "no allocation lost",
         "allocated "
@@ -670,7 +670,7 @@ public final class Demo {
         "dvm-grow",
         "A",
         a.id(),
-        "PMIx EXTEND +1 node(s), SIGKILL the DVM before its daemon is up",
+        "PMIx EXTEND +1 node(s), SIGKILL the DVM mid-grow",
         g.status().name() + (open ? "" : " (grow already over)"),
         PmixStatus.PMIX_SUCCESS.name(),
         granted(g.infos()));
@@ -689,7 +689,7 @@ public final class Demo {
         "dvm-lost",
         "bridge",
         a.id(),
-        "the DVM's connection closes: its sessions go back to Flux",
+        "DVM gone: the bridge hands its grants back",
         back ? "rolled back" : lost ? "not handed back" : "connection still open",
         "rolled back",
         Hostlist.of(hosts) + " gone from the job's R (sched.free final:false)");
