@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.bridge.alloc.PmixAllocator;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.cli.replay.DemoReplayProvider;
-import io.fluxdrm.dvm.core.DvmView;
 import io.fluxdrm.dvm.wire.HubDvmPort;
 import io.fluxdrm.dvm.wire.SchedulerEndpoint;
 import io.fluxdrm.pmix.AllocDirective;
@@ -42,7 +41,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -213,6 +211,7 @@ public final class Demo {
   private final List<Step> steps = new ArrayList<>();
   private final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
   private World world;
+  private DvmSide dvm;
   private long t0;
 
   private Demo(Config config, Consumer<Step> sink) {
@@ -247,6 +246,7 @@ public final class Demo {
       LOG.info("state in {}", dir);
       try (World w = open(reactor, dir, recorder, dvmRecorder)) {
         world = w;
+        dvm = new DvmSide(w, events);
         t0 = System.nanoTime();
         story();
         w.problems().ifPresent(p -> differences.add("invariant broken: " + p));
@@ -367,7 +367,7 @@ public final class Demo {
     Waits.await("barrier", barrier);
     boolean readyBefore =
         events.stream().anyMatch(e -> e.status() == PmixStatus.PMIX_DVM_IS_READY.code());
-    String heldState = heldState(growId);
+    String heldState = dvm.heldState(growId);
     step(
         "a-held",
         "A",
@@ -382,19 +382,19 @@ public final class Demo {
         heldState);
 
     // phase two follows only an accepted change (D12)
-    Event ready = grow.succeeded() ? awaitEvent(e -> true) : null;
+    Event ready = grow.succeeded() ? dvm.awaitEvent(e -> true) : null;
     step(
         "a-ready",
         "dvm",
         a.id(),
         "grow campaign over " + growNodes,
-        ready == null ? "no event" : statusName(ready.status()),
+        ready == null ? "no event" : DvmSide.statusName(ready.status()),
         PmixStatus.PMIX_DVM_IS_READY.name(),
-        ready == null ? "" : eventDetail(ready, uidA));
+        ready == null ? "" : dvm.eventDetail(ready, uidA));
 
     SpawnResult landed = Waits.await("a-landed", spawn);
-    String where = landed.nspace().map(this::placement).orElse("");
-    boolean onGrown = landed.nspace().map(ns -> landedOn(ns, growNodes)).orElse(false);
+    String where = landed.nspace().map(dvm::placement).orElse("");
+    boolean onGrown = landed.nspace().map(ns -> dvm.landedOn(ns, growNodes)).orElse(false);
     step(
         "a-landed",
         "A",
@@ -421,15 +421,15 @@ public final class Demo {
         bad.status().name(),
         PmixStatus.PMIX_SUCCESS.name(),
         granted(bad.infos()));
-    Event mod = bad.succeeded() ? awaitEvent(e -> true) : null;
+    Event mod = bad.succeeded() ? dvm.awaitEvent(e -> true) : null;
     step(
         "a-rollback",
         "dvm",
         a.id(),
         "grow campaign over " + failing,
-        mod == null ? "no event" : statusName(mod.status()),
+        mod == null ? "no event" : DvmSide.statusName(mod.status()),
         PmixStatus.PMIX_ERR_DVM_MOD.name(),
-        mod == null ? "" : eventDetail(mod, uidA));
+        mod == null ? "" : dvm.eventDetail(mod, uidA));
     int before = freesSoFar();
     Optional<PmixAnswer> back =
         mod == null
@@ -467,7 +467,7 @@ public final class Demo {
         rel.status().name(),
         PmixStatus.PMIX_SUCCESS.name(),
         rel.succeeded() ? "session " + growId + " terminated in the DVM" : "");
-    List<String> grown = hostsOf(growNodes);
+    List<String> grown = DvmSide.hostsOf(growNodes);
     freed(
         "a-departed",
         "dvm",
@@ -476,7 +476,7 @@ public final class Demo {
         rel.succeeded() ? grown : List.of(),
         false,
         before,
-        rel.succeeded() ? departure(grown) : "");
+        rel.succeeded() ? dvm.departure(grown) : "");
 
     PmixAnswer bAns = Waits.await("b-granted", bGrow);
     step(
@@ -663,7 +663,7 @@ public final class Demo {
         Waits.await(
             "dvm-grow",
             app.allocationRequest(AllocDirective.EXTEND, List.of(nodes(1), reqId("dvm-grow"))));
-    List<String> hosts = hostsOf(value(g.infos(), PmixKey.PMIX_ALLOC_NODE_LIST).orElse(""));
+    List<String> hosts = DvmSide.hostsOf(value(g.infos(), PmixKey.PMIX_ALLOC_NODE_LIST).orElse(""));
     boolean open = events.isEmpty();
     pw.killDvm();
     step(
@@ -845,125 +845,6 @@ public final class Demo {
     }
   }
 
-  // ---- the DVM side -----------------------------------------------------------------------------
-
-  /** The next event of the application's registration, or null after {@link Waits#STEP_TIMEOUT}. */
-  private Event awaitEvent(Predicate<Event> which) {
-    Event[] got = new Event[1];
-    Waits.until(
-        () -> {
-          Event e = events.poll();
-          if (e != null && which.test(e)) {
-            got[0] = e;
-            return true;
-          }
-          return false;
-        });
-    return got[0];
-  }
-
-  /** The PMIx name of the keys the timeline shows ({@code pmix.alloc.id} → PMIX_ALLOC_ID). */
-  private static String keyName(String key) {
-    return switch (key) {
-      case PmixKey.PMIX_ALLOC_ID -> "PMIX_ALLOC_ID";
-      case PmixKey.PMIX_ALLOC_REQ_ID -> "PMIX_ALLOC_REQ_ID";
-      case PmixKey.PMIX_JOB_TERM_STATUS -> "PMIX_JOB_TERM_STATUS";
-      default -> key;
-    };
-  }
-
-  private static String statusName(int code) {
-    return PmixStatus.byCode(code).map(PmixStatus::name).orElse("status " + code);
-  }
-
-  /** An event's particulars: to whom, and its infos. */
-  private String eventDetail(Event e, int uid) {
-    StringBuilder b = new StringBuilder("to the requester");
-    for (Info i : e.infos()) {
-      String v = String.valueOf(i.value());
-      if (i.key().equals(PmixKey.PMIX_JOB_TERM_STATUS) && i.value() instanceof Number n) {
-        v = statusName(n.intValue());
-      }
-      b.append(' ').append(keyName(i.key())).append('=').append(v);
-    }
-    return b.toString();
-  }
-
-  /** Where the DVM holds the spawned job of {@code allocId}, where the DVM is seen. */
-  private String heldState(String allocId) {
-    Optional<java.util.function.Supplier<DvmView>> v = world.dvmView();
-    if (v.isEmpty()) {
-      return "the DVM had it before its ready event";
-    }
-    return Waits.onLoop(
-        world.reactor(),
-        () -> {
-          DvmView view = v.get().get();
-          DvmView.ElasticView el = view.elastic();
-          return "fence "
-              + el.fence()
-              + ", "
-              + el.heldAtMap().size()
-              + " job(s) held at map ("
-              + DvmView.JobState.WAITING_FOR_DAEMONS
-              + ")";
-        });
-  }
-
-  /** The nodes a job's procs sit on, where the DVM is seen. */
-  private String placement(String nspace) {
-    Optional<java.util.function.Supplier<DvmView>> v = world.dvmView();
-    if (v.isEmpty()) {
-      return "in its allocation";
-    }
-    return Waits.onLoop(
-        world.reactor(),
-        () ->
-            v.get()
-                .get()
-                .job(nspace)
-                .map(
-                    j ->
-                        "on "
-                            + Hostlist.of(
-                                new ArrayList<>(
-                                    new java.util.TreeSet<>(j.procsPerNode().keySet()))))
-                .orElse("gone"));
-  }
-
-  private boolean landedOn(String nspace, String nodeList) {
-    Optional<java.util.function.Supplier<DvmView>> v = world.dvmView();
-    if (v.isEmpty()) {
-      return true; // spawned into the allocation of those nodes only
-    }
-    List<String> grown = hostsOf(nodeList);
-    return Waits.onLoop(
-        world.reactor(),
-        () ->
-            v.get()
-                .get()
-                .job(nspace)
-                .map(j -> grown.containsAll(j.procsPerNode().keySet()))
-                .orElse(false));
-  }
-
-  /** Whether the DVM's daemons on {@code hosts} have left, where the DVM is seen. */
-  private String departure(List<String> hosts) {
-    Optional<java.util.function.Supplier<DvmView>> v = world.dvmView();
-    if (v.isEmpty()) {
-      return "";
-    }
-    return Waits.onLoop(
-        world.reactor(),
-        () -> {
-          DvmView view = v.get().get();
-          boolean gone = hosts.stream().allMatch(h -> view.node(h).isEmpty());
-          return gone && view.elastic().campaigns().isEmpty()
-              ? "after their daemons left (shrink campaign over)"
-              : "BEFORE their daemons left";
-        });
-  }
-
   // ---- plumbing ---------------------------------------------------------------------------------
 
   private int ownerUid() {
@@ -992,7 +873,7 @@ public final class Demo {
     if (list.isEmpty()) {
       return "";
     }
-    String summary = summaryOf(hostsOf(list.get()));
+    String summary = summaryOf(DvmSide.hostsOf(list.get()));
     return list.get() + summary + id.map(x -> " PMIX_ALLOC_ID=" + x).orElse("");
   }
 
@@ -1004,19 +885,6 @@ public final class Demo {
     } catch (RuntimeException e) {
       return "";
     }
-  }
-
-  /** The hosts of a {@code PMIX_ALLOC_NODE_LIST} ({@code host[:slots],...}). */
-  static List<String> hostsOf(String nodeList) {
-    List<String> l = new ArrayList<>();
-    if (nodeList.isEmpty()) {
-      return l;
-    }
-    for (String e : nodeList.split(",")) {
-      int colon = e.lastIndexOf(':');
-      l.addAll(Hostlist.parse(colon > 0 ? e.substring(0, colon) : e).expand());
-    }
-    return l;
   }
 
   private static String nodelist(ResourceSet r) {

@@ -123,7 +123,7 @@ class DemoTest {
     assertThat(s.get("b-grow").action()).contains("+" + sc.bAsk() + " node(s)");
     assertThat(s.get("a-deny").action()).contains("+" + sc.deny() + " node(s)");
     assertThat(s.get("s-instantiate").action()).contains(sc.sessionProcs() + " proc(s)");
-    assertThat(Demo.hostsOf(s.get("b-granted").detail().split(" ")[0])).hasSize(sc.bAsk());
+    assertThat(DvmSide.hostsOf(s.get("b-granted").detail().split(" ")[0])).hasSize(sc.bAsk());
   }
 
   private static ReplayResult replay(String transcript) {
