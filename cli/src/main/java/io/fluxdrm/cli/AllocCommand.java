@@ -24,7 +24,9 @@ import picocli.CommandLine.Option;
     description = {
       "PMIx allocation requests to a running 'fluxdrm dvm' (seeds 001, 002).",
       "Prints the PMIx status by name, then the answer's infos (JSON with --json);",
-      "exit status 0 on PMIX_SUCCESS, 1 otherwise (the reason on stderr)."
+      "with --wait, then the second-phase event as it arrives ('event PMIX_DVM_IS_READY');",
+      "exit status 0 on PMIX_SUCCESS (with --wait: PMIX_DVM_IS_READY), 1 otherwise (the",
+      "reason on stderr)."
     },
     subcommands = {
       AllocCommand.New.class,
@@ -51,6 +53,14 @@ final class AllocCommand implements Runnable {
         description = "PMIX_ALLOC_REQ_ID: the request's own name")
     String reqId;
 
+    @Option(
+        names = "--wait",
+        description =
+            "After the answer, wait for the elastic DVM's second-phase event"
+                + " (PMIX_DVM_IS_READY or PMIX_ERR_DVM_MOD) and print it as it arrives; exit 0"
+                + " only on PMIX_DVM_IS_READY")
+    boolean waitReady;
+
     abstract AllocDirective directive();
 
     abstract List<Info> infos();
@@ -68,7 +78,8 @@ final class AllocCommand implements Runnable {
           spec.commandLine().getErr(),
           spec.qualifiedName() + ": ",
           directive().pmixName(),
-          port -> port.allocationRequestRaw(directive(), i));
+          port -> port.allocationRequestRaw(directive(), i),
+          waitReady);
     }
   }
 

@@ -8,6 +8,9 @@ import io.fluxdrm.pmix.InfoCodec;
 import io.fluxdrm.pmix.PmixDataType;
 import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.port.Event;
+import io.fluxdrm.pmix.port.Registration;
 import io.fluxdrm.pmix.port.StatusInfos;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
@@ -120,6 +123,25 @@ final class DvmClient {
       String what,
       Function<HubDvmPort, CompletableFuture<StatusInfos>> call)
       throws InterruptedException {
+    return run(o, out, err, prefix, what, call, false);
+  }
+
+  /**
+   * As {@link #run(Options, PrintWriter, PrintWriter, String, String, Function)}; with {@code
+   * phases}, an accepted request is followed to its second phase (an elastic DVM's {@code
+   * PMIX_DVM_IS_READY} or {@code PMIX_ERR_DVM_MOD}, directed to this client, spec/pmix/03 §5): the
+   * answer is printed as it arrives, then the event, and the exit status is 0 only for {@code
+   * PMIX_DVM_IS_READY}.
+   */
+  static int run(
+      Options o,
+      PrintWriter out,
+      PrintWriter err,
+      String prefix,
+      String what,
+      Function<HubDvmPort, CompletableFuture<StatusInfos>> call,
+      boolean phases)
+      throws InterruptedException {
     String uri = o.uri();
     Reactor reactor = Reactor.start("fluxdrm-client");
     FluxHandle h = null;
@@ -130,7 +152,21 @@ final class DvmClient {
               : FluxHandle.connect(reactor, uri, Duration.ofSeconds(o.timeoutSeconds));
       HubDvmPort port = new HubDvmPort(h, Duration.ofSeconds(o.timeoutSeconds));
       StatusInfos a;
+      CompletableFuture<Event> second = new CompletableFuture<>();
       try {
+        if (phases) {
+          // registered before the request, so that its event cannot pass unseen
+          Registration reg =
+              port.registerEvents(
+                      List.of(
+                          PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
+                      second::complete)
+                  .toCompletableFuture()
+                  .get(o.timeoutSeconds + 5L, TimeUnit.SECONDS);
+          if (reg.status() != PmixStatus.PMIX_SUCCESS) {
+            throw new CliError(uri + ": event registration: " + reg.status().name());
+          }
+        }
         a = call.apply(port).get(o.timeoutSeconds + 5L, TimeUnit.SECONDS);
       } catch (ExecutionException e) {
         Throwable c = e.getCause();
@@ -146,7 +182,28 @@ final class DvmClient {
       } catch (TimeoutException e) {
         throw new CliError(uri + ": no answer in " + o.timeoutSeconds + " s");
       }
-      print(a, o.json, out);
+      print(a, o.json, out, phases ? 1 : 0);
+      if (phases && a.succeeded()) {
+        Event e;
+        try {
+          e = second.get(o.timeoutSeconds, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException x) {
+          throw new CliError(
+              uri
+                  + ": no second-phase event in "
+                  + o.timeoutSeconds
+                  + " s (expected: an elastic DVM, and a request that changes it)");
+        }
+        StatusInfos ev =
+            new StatusInfos(PmixStatus.byCode(e.status()).orElse(PmixStatus.PMIX_ERROR), e.infos());
+        print(ev, o.json, out, 2);
+        if (e.status() != PmixStatus.PMIX_DVM_IS_READY.code()) {
+          err.println(prefix + what + ": " + ev.status().name());
+          err.flush();
+          return Main.EXIT_ERROR;
+        }
+        return 0;
+      }
       if (!a.succeeded()) {
         err.println(
             prefix
@@ -177,14 +234,25 @@ final class DvmClient {
 
   /** Prints the status by name, then one {@code NAME=value} line per info (or JSON). */
   static void print(StatusInfos a, boolean json, PrintWriter out) {
+    print(a, json, out, 0);
+  }
+
+  /**
+   * Prints one answer ({@code phase} 1) or second-phase event ({@code phase} 2), or a plain answer
+   * (0): JSON lines then carry {@code "phase"}, and an event's text block starts {@code event }.
+   */
+  static void print(StatusInfos a, boolean json, PrintWriter out, int phase) {
     if (json) {
       ObjectNode o = Json.object();
+      if (phase > 0) {
+        o.put("phase", phase);
+      }
       o.put("status", a.status().name());
       o.put("code", a.status().code());
       o.set("infos", InfoCodec.encode(a.infos()));
       out.println(o.toString());
     } else {
-      out.println(a.status().name());
+      out.println((phase == 2 ? "event " : "") + a.status().name());
       for (Info i : a.infos()) {
         if (i.key().equals(DvmWire.ERROR_KEY)) {
           continue;

@@ -50,12 +50,14 @@ final class DvmLink implements AutoCloseable {
   private final Thread thread;
   private volatile SchedulerEndpoint endpoint;
   private volatile FluxHandle handle;
+  private volatile FluxHandle selfHandle;
+  private volatile DvmPort selfPort;
   private volatile boolean closed;
 
   private DvmLink(Reactor reactor, String uri, PmixAllocator allocator) {
     this.reactor = reactor;
     this.uri = uri;
-    this.scheduler = FluxScheduler.of(allocator, this::port);
+    this.scheduler = FluxScheduler.of(allocator, this::port, this::selfPort);
     this.thread = new Thread(this::run, "fluxdrm-bridge-dvm");
     this.thread.setDaemon(true);
   }
@@ -67,6 +69,18 @@ final class DvmLink implements AutoCloseable {
       throw new IllegalStateException("no DVM connection");
     }
     return e.port();
+  }
+
+  /**
+   * The bridge's own tool connection to the DVM, through which it asks for the release of nodes
+   * Flux took back (D13, D423): opened with the scheduler's connection.
+   */
+  private DvmPort selfPort() {
+    DvmPort p = selfPort;
+    if (p == null) {
+      throw new IllegalStateException("no DVM connection");
+    }
+    return p;
   }
 
   /**
@@ -160,6 +174,19 @@ final class DvmLink implements AutoCloseable {
       waitingLogged = false;
       handle = h;
       try {
+        FluxHandle sh =
+            uri.startsWith("tcp://")
+                ? FluxHandle.connectZmq(reactor, uri, null)
+                : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
+        selfHandle = sh;
+        selfPort = new io.fluxdrm.dvm.wire.HubDvmPort(sh, Duration.ofSeconds(60));
+      } catch (RpcException e) {
+        LOG.warn(
+            "DVM at {}: no second connection for the bridge's own requests: {}",
+            uri,
+            e.getMessage());
+      }
+      try {
         SchedulerEndpoint e =
             SchedulerEndpoint.start(h, scheduler, Duration.ofSeconds(60))
                 .get(Daemon.START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -177,6 +204,12 @@ final class DvmLink implements AutoCloseable {
       }
       while (!closed && !h.isClosed()) {
         pause();
+      }
+      FluxHandle sh = selfHandle;
+      selfHandle = null;
+      selfPort = null;
+      if (sh != null) {
+        sh.close();
       }
       if (!closed) {
         LOG.info("connection to the DVM at {} lost: connecting again", uri);
@@ -213,6 +246,10 @@ final class DvmLink implements AutoCloseable {
     FluxHandle h = handle;
     if (h != null) {
       h.close();
+    }
+    FluxHandle sh = selfHandle;
+    if (sh != null) {
+      sh.close();
     }
   }
 }

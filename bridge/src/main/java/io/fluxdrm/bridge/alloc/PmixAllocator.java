@@ -89,6 +89,7 @@ public final class PmixAllocator {
   private final PendingRequests<Pending> byRequest = new PendingRequests<>();
   private int apiPending;
   private final Map<String, ResourceSet> reservations = new LinkedHashMap<>();
+  private java.util.function.Consumer<String> takenBack = nodeList -> {};
 
   /** A request forwarded to the plugin and not answered yet. */
   private static final class Pending {
@@ -134,6 +135,18 @@ public final class PmixAllocator {
         .onCancel(this::canceled)
         .onDisconnect(this::disconnected)
         .build();
+  }
+
+  /**
+   * Whom to tell when the scheduler takes resources back on its own in the answer to a grow (D13):
+   * their {@code PMIX_ALLOC_NODE_LIST} ({@code host:slots,...}), once the answer is applied. The
+   * resources stay the job's until released ({@link #released}); whoever runs something there must
+   * end it first (the bridge: a shrink of the DVM, D423). One listener; the default does nothing.
+   *
+   * @param listener the listener, called on the plugin's loop
+   */
+  public void onTakenBack(java.util.function.Consumer<String> listener) {
+    this.takenBack = Objects.requireNonNull(listener, "listener");
   }
 
   /** The job's reservations: {@code PMIX_ALLOC_ID} → the resources still held from its grants. */
@@ -343,10 +356,19 @@ public final class PmixAllocator {
   }
 
   private PmixAnswer success(Translation.Realloc rq, Answer.Success s) {
+    boolean grow = rq.directive() != AllocDirective.RELEASE;
     if (!s.removed().isEmpty()) {
       takeBack(s.removed());
+      if (grow) {
+        try {
+          String list = AnswerTranslator.nodeList(s.removed());
+          LOG.info("allocation request {}: the scheduler took back {} (D13)", serviceName, list);
+          takenBack.accept(list);
+        } catch (TranslateException e) {
+          LOG.error("allocation request {}: taken back: {}", serviceName, e.getMessage());
+        }
+      }
     }
-    boolean grow = rq.directive() != AllocDirective.RELEASE;
     if (grow && s.added().isEmpty()) {
       // D13 without a grant: the scheduler only took resources back (D134)
       return new PmixAnswer(

@@ -84,9 +84,30 @@ public final class FluxScheduler implements SchedulerUpcalls {
   private final Allocator allocator;
   private final HandBack handBack;
   private final Supplier<DvmPort> down;
+  private final Supplier<DvmPort> self;
 
-  /** The sessions this scheduler instantiated, each with the node lists of its grants. */
-  private final Map<Long, List<String>> sessions = new HashMap<>();
+  /** Releases this scheduler asks the DVM for itself (D13), by their PMIX_ALLOC_REQ_ID. */
+  private final Map<String, String> selfReleases = new HashMap<>();
+
+  private long nextSelf = 1;
+
+  /** The label prefix of the releases this scheduler asks for itself. */
+  public static final String SELF_REQ_ID = "fluxdrm.taken-back.";
+
+  /**
+   * The sessions this scheduler instantiated, each with its nodes as their grants named them
+   * ({@code host:slots}), by host.
+   */
+  private final Map<Long, Map<String, String>> sessions = new HashMap<>();
+
+  /** The session holding each host of {@link #sessions}. */
+  private final Map<String, Long> sessionOf = new HashMap<>();
+
+  /**
+   * Hosts Flux granted back (R_delta_sub of a RELEASE) that the DVM still runs daemons on, with
+   * their {@code host:slots}: handed back when the DVM reports them released (D421, D423).
+   */
+  private final Map<String, String> departing = new java.util.LinkedHashMap<>();
 
   /** The node lists of released sessions the DVM is terminating, handed back on COMPLETE. */
   private final Map<Long, String> releasing = new HashMap<>();
@@ -101,9 +122,24 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @param down the scheduler's own port to the DVM (known once attached)
    */
   public FluxScheduler(Allocator allocator, HandBack handBack, Supplier<DvmPort> down) {
+    this(allocator, handBack, down, null);
+  }
+
+  /**
+   * The scheduler, able to shrink the DVM when Flux takes resources back on its own (D13).
+   *
+   * @param allocator the allocation side
+   * @param handBack gives a refused grant back to the allocation side
+   * @param down the scheduler's own port to the DVM (known once attached)
+   * @param self a port of a client of the DVM that is not the scheduler (a tool of the bridge),
+   *     through which it asks for the release of nodes taken back; null: such nodes stay held
+   */
+  public FluxScheduler(
+      Allocator allocator, HandBack handBack, Supplier<DvmPort> down, Supplier<DvmPort> self) {
     this.allocator = Objects.requireNonNull(allocator, "allocator");
     this.handBack = Objects.requireNonNull(handBack, "handBack");
     this.down = Objects.requireNonNull(down, "down");
+    this.self = self;
   }
 
   /**
@@ -114,6 +150,27 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @return the scheduler
    */
   public static FluxScheduler of(PmixAllocator allocator, Supplier<DvmPort> down) {
+    return of(allocator, down, null);
+  }
+
+  /**
+   * The scheduler over one job's facade, shrinking the DVM through {@code self} when Flux takes
+   * resources back on its own (D13, D423).
+   *
+   * @param allocator the job's facade
+   * @param down the scheduler's own port to the DVM
+   * @param self a tool's port to the DVM, or null
+   * @return the scheduler
+   */
+  public static FluxScheduler of(
+      PmixAllocator allocator, Supplier<DvmPort> down, Supplier<DvmPort> self) {
+    FluxScheduler s = create(allocator, down, self);
+    allocator.onTakenBack(s::takenBack);
+    return s;
+  }
+
+  private static FluxScheduler create(
+      PmixAllocator allocator, Supplier<DvmPort> down, Supplier<DvmPort> self) {
     return new FluxScheduler(
         allocator::allocationRequest,
         new HandBack() {
@@ -127,13 +184,86 @@ public final class FluxScheduler implements SchedulerUpcalls {
             return allocator.released(nodeList);
           }
         },
-        down);
+        down,
+        self);
+  }
+
+  /**
+   * Flux took resources back on its own in the answer to a grow (D13): the nodes the DVM holds are
+   * shrunk out of it by a release this scheduler asks for through its own tool port, answered by
+   * itself (Flux has decided already), and handed back once the DVM reports their daemons gone; the
+   * others are handed back at once, nothing of the DVM runs there (D423).
+   *
+   * @param nodeList the {@code PMIX_ALLOC_NODE_LIST} taken back
+   */
+  public void takenBack(String nodeList) {
+    List<String> now = new ArrayList<>();
+    List<String> held = new ArrayList<>();
+    for (String entry : nodeList.split(",")) {
+      String host = host(entry);
+      Long sid = sessionOf.remove(host);
+      if (sid != null) {
+        sessions.get(sid).remove(host);
+        departing.put(host, entry);
+        held.add(entry);
+      } else {
+        now.add(entry);
+      }
+    }
+    if (!now.isEmpty()) {
+      handBack.released(String.join(",", now));
+    }
+    if (held.isEmpty()) {
+      return;
+    }
+    String list = String.join(",", held);
+    if (self == null) {
+      LOG.error("taken back by Flux: {} runs DVM daemons and no port can shrink it; kept", list);
+      return;
+    }
+    String reqId = SELF_REQ_ID + nextSelf++;
+    selfReleases.put(reqId, list);
+    LOG.info("taken back by Flux: {}; asking the DVM to release it ({})", list, reqId);
+    self.get()
+        .allocationRequest(
+            AllocDirective.RELEASE,
+            List.of(
+                Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, list),
+                Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId)))
+        .whenComplete(
+            (a, err) -> {
+              selfReleases.remove(reqId);
+              if (err != null || !a.succeeded()) {
+                LOG.error(
+                    "release {} of {}: {}; kept until the DVM reports it gone",
+                    reqId,
+                    list,
+                    err != null ? err.getMessage() : a.status());
+              }
+            });
   }
 
   @Override
   public CompletionStage<StatusInfos> allocate(
       PmixProc requester, AllocDirective directive, List<Info> infos) {
     List<Info> own = infos.stream().filter(i -> !i.key().equals(PmixKey.PMIX_REQUESTOR)).toList();
+    if (directive == AllocDirective.RELEASE) {
+      Optional<String> mine =
+          own.stream()
+              .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID) && i.value() instanceof String)
+              .map(Info::stringValue)
+              .filter(selfReleases::containsKey)
+              .findFirst();
+      if (mine.isPresent()) {
+        // our own release of nodes Flux took back: granted already, the DVM shrinks on this answer
+        return CompletableFuture.completedFuture(
+            new StatusInfos(
+                PmixStatus.PMIX_SUCCESS,
+                List.of(
+                    Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, selfReleases.get(mine.get())),
+                    Info.of(PmixKey.PMIX_ALLOC_REQ_ID, mine.get()))));
+      }
+    }
     return allocator
         .request(directive, own)
         .thenCompose(
@@ -168,7 +298,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
             .findFirst();
     if (id.isPresent() && sessions.containsKey(id.get())) {
       long sid = id.get();
-      String nodes = String.join(",", sessions.get(sid));
+      String nodes = String.join(",", sessions.get(sid).values());
       releasing.put(sid, nodes);
       LOG.info("release of session {}: session control TERMINATE, {} back on COMPLETE", sid, nodes);
       return down.get()
@@ -182,7 +312,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
                 LOG.warn(
                     "terminate of session {}: {}; handing {} back now", sid, s.status(), nodes);
                 releasing.remove(sid);
-                sessions.remove(sid);
+                forget(sid);
                 return handBack.released(nodes).thenApply(v -> answer);
               });
     }
@@ -200,7 +330,92 @@ public final class FluxScheduler implements SchedulerUpcalls {
     if (nodes.isEmpty()) {
       return CompletableFuture.completedFuture(answer);
     }
-    return handBack.released(nodes.get()).thenApply(v -> answer);
+    // D423: the DVM shrinks the nodes it holds on this answer (D420); they go back to Flux when
+    // it reports their daemons gone (nodesReleased), the others at once
+    List<String> now = new ArrayList<>();
+    for (String entry : nodes.get().split(",")) {
+      String host = host(entry);
+      Long sid = sessionOf.remove(host);
+      if (sid != null) {
+        sessions.get(sid).remove(host);
+        departing.put(host, entry);
+      } else {
+        now.add(entry);
+      }
+    }
+    if (!departing.isEmpty()) {
+      LOG.info("release of {}: handed back once the DVM's daemons there are gone", nodes.get());
+    }
+    if (now.isEmpty()) {
+      return CompletableFuture.completedFuture(answer);
+    }
+    return handBack.released(String.join(",", now)).thenApply(v -> answer);
+  }
+
+  private static String host(String entry) {
+    int colon = entry.lastIndexOf(':');
+    return colon > 0 ? entry.substring(0, colon) : entry;
+  }
+
+  /** Forgets session {@code sid} and its hosts. */
+  private void forget(long sid) {
+    Map<String, String> hosts = sessions.remove(sid);
+    if (hosts != null) {
+      hosts.keySet().forEach(h -> sessionOf.remove(h, sid));
+    }
+  }
+
+  /**
+   * The DVM's release hook (D421): these hosts have left it, their daemons gone. Those a granted
+   * RELEASE is waiting for are handed back ({@code sched.free final: false}); those of a session
+   * this scheduler instantiated that nobody released (a grow the DVM rolled back, a lost daemon's
+   * node) are given back as a refused grant is (D376): a RELEASE of exactly those nodes, then
+   * handed back, so the scheduler holds them as free again (D424).
+   */
+  @Override
+  public CompletionStage<Void> nodesReleased(List<String> hosts) {
+    List<String> freed = new ArrayList<>();
+    Map<Long, List<String>> rolledBack = new java.util.LinkedHashMap<>();
+    for (String h : hosts) {
+      String entry = departing.remove(h);
+      Long sid = sessionOf.remove(h);
+      String held = sid == null ? null : sessions.get(sid).remove(h);
+      if (entry != null) {
+        freed.add(entry);
+      } else if (held != null && !releasing.containsKey(sid)) {
+        rolledBack.computeIfAbsent(sid, k -> new ArrayList<>()).add(held);
+      }
+    }
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    if (!freed.isEmpty()) {
+      String list = String.join(",", freed);
+      LOG.info("nodes released by the DVM: {} handed back to Flux", list);
+      all.add(handBack.released(list).toCompletableFuture());
+    }
+    for (Map.Entry<Long, List<String>> e : rolledBack.entrySet()) {
+      String list = String.join(",", e.getValue());
+      String allocId = Long.toUnsignedString(e.getKey());
+      LOG.info(
+          "nodes of session {} left the DVM unreleased (rolled back): {} given back",
+          allocId,
+          list);
+      all.add(
+          handBack
+              .handBack(allocId, list)
+              .thenAccept(
+                  r -> {
+                    if (r.status() != PmixStatus.PMIX_SUCCESS) {
+                      LOG.error(
+                          "session {}: giving {} back failed: {} {}",
+                          allocId,
+                          list,
+                          r.status(),
+                          r.message());
+                    }
+                  })
+              .toCompletableFuture());
+    }
+    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
   }
 
   private static Optional<Long> sessionId(String allocId) {
@@ -234,6 +449,11 @@ public final class FluxScheduler implements SchedulerUpcalls {
     if (!known) {
       d.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId.get()));
     }
+    // D422: on behalf of the requester, so that the DVM's second-phase event (elastic mode) is
+    // directed to it with the grant's PMIX_ALLOC_ID and PMIX_ALLOC_REQ_ID (D360)
+    d.add(Info.of(PmixKey.PMIX_REQUESTOR, requester));
+    string(grant, PmixKey.PMIX_ALLOC_REQ_ID)
+        .ifPresent(q -> d.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
     LOG.info(
         "grant of {} for {}: session control {} {} on {}",
         directive.pmixName(),
@@ -246,7 +466,12 @@ public final class FluxScheduler implements SchedulerUpcalls {
         .thenCompose(
             s -> {
               if (s.succeeded()) {
-                sessions.computeIfAbsent(id, k -> new ArrayList<>()).add(nodes.get());
+                Map<String, String> held =
+                    sessions.computeIfAbsent(id, k -> new java.util.LinkedHashMap<>());
+                for (String entry : nodes.get().split(",")) {
+                  held.put(host(entry), entry);
+                  sessionOf.put(host(entry), id);
+                }
                 return CompletableFuture.completedFuture(grant);
               }
               // D376: the DVM does not hold the grant, so Flux must not either
@@ -286,7 +511,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
     if (directives.stream()
         .anyMatch(
             i -> i.key().equals(PmixKey.PMIX_SESSION_COMPLETE) && Boolean.TRUE.equals(i.value()))) {
-      sessions.remove(sessionId);
+      forget(sessionId);
       completes.add(List.copyOf(directives));
       LOG.info("session {} complete: {}", sessionId, directives);
       String nodes = releasing.remove(sessionId);
@@ -308,8 +533,8 @@ public final class FluxScheduler implements SchedulerUpcalls {
    */
   public CompletionStage<Void> dvmLost() {
     List<CompletableFuture<?>> all = new ArrayList<>();
-    for (Map.Entry<Long, List<String>> e : Map.copyOf(sessions).entrySet()) {
-      String nodes = String.join(",", e.getValue());
+    for (Map.Entry<Long, Map<String, String>> e : Map.copyOf(sessions).entrySet()) {
+      String nodes = String.join(",", e.getValue().values());
       String pending = releasing.remove(e.getKey());
       LOG.info("DVM lost: session {} gone, {} back to Flux", e.getKey(), nodes);
       all.add(
@@ -319,7 +544,26 @@ public final class FluxScheduler implements SchedulerUpcalls {
               .toCompletableFuture());
     }
     sessions.clear();
+    sessionOf.clear();
+    if (!departing.isEmpty()) {
+      // granted releases the DVM can no longer report: gone with it
+      String list = String.join(",", departing.values());
+      departing.clear();
+      all.add(handBack.released(list).toCompletableFuture());
+    }
     return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  }
+
+  /** The hosts of granted releases waiting for the DVM's daemons there to leave. */
+  public Set<String> departing() {
+    return Set.copyOf(departing.keySet());
+  }
+
+  /** The hosts of the sessions this scheduler instantiated, by session. */
+  public Map<Long, Set<String>> sessionHosts() {
+    Map<Long, Set<String>> out = new HashMap<>();
+    sessions.forEach((k, v) -> out.put(k, Set.copyOf(v.keySet())));
+    return out;
   }
 
   /** The sessions this scheduler instantiated and the DVM has not completed. */

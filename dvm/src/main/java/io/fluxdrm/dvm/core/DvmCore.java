@@ -618,7 +618,8 @@ public final class DvmCore {
     d.timeLimitSeconds().ifPresent(t -> armLimit(s, t));
     d.inheritance().ifPresent(i -> s.inheritance = i);
     s.requestor = actor;
-    growCampaign(actor, Optional.of(s.allocId), s.reqId, added);
+    // the extension's own PMIX_ALLOC_REQ_ID names its events, else the reservation's
+    growCampaign(actor, Optional.of(s.allocId), d.reqId().or(() -> s.reqId), added);
   }
 
   /** Refuses (RESOURCE_BUSY) when a named node is held by another reserved session or leaving. */
@@ -1713,8 +1714,41 @@ public final class DvmCore {
       spawnAllocAnswered((DvmEvent.Spawn) p.request, answer);
       return;
     }
+    if (p.request instanceof DvmEvent.AllocationRequest a
+        && a.directive() == AllocDirective.RELEASE
+        && answer.succeeded()) {
+      // spec/pmix/02 §1.3: a granted RELEASE is completed on the scheduler's answer; its
+      // PMIX_ALLOC_NODE_LIST names the nodes to shrink out, for the requester (decision D420)
+      try {
+        releaseGranted(a.from(), answer.infos());
+      } catch (Refused e) {
+        refuse(c.requestId(), e, Optional.empty());
+        return;
+      }
+    }
     // seed 001: the scheduler's answer goes back to the requester as it is
     answer(c.requestId(), answer.status(), answer.infos());
+  }
+
+  /**
+   * The nodes of a RELEASE the scheduler granted, those the DVM holds, leave it as a release by
+   * node list from {@code from} (a shrink campaign in elastic mode); nothing when the answer names
+   * no node list (a whole reservation is the scheduler's session control, decision D376).
+   */
+  private void releaseGranted(Client from, List<Info> grant) {
+    AllocInfos a = allocInfos(grant);
+    List<NodeList.Entry> held = new ArrayList<>();
+    for (NodeList.Entry e : a.nodes) {
+      if (nodes.containsKey(e.host())) {
+        held.add(e);
+      }
+    }
+    if (held.isEmpty()) {
+      return;
+    }
+    a.nodes = held;
+    a.allocId = Optional.empty();
+    release(from, a);
   }
 
   /**

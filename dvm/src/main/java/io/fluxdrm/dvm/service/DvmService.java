@@ -16,6 +16,7 @@ import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
 import io.fluxdrm.pmix.port.DvmConnector;
@@ -90,6 +91,21 @@ public final class DvmService implements DvmConnector, AutoCloseable {
   private boolean closed;
 
   private record Pending(CompletableFuture<StatusInfos> answer, DvmPort.EventHandler handler) {}
+
+  /** An allocation request not answered yet: who asked, and its PMIX_ALLOC_REQ_ID. */
+  private record Ask(PmixProc requester, Optional<String> reqId) {}
+
+  /** Allocation requests in flight, by request id. */
+  private final Map<Long, Ask> asks = new HashMap<>();
+
+  /** Second-phase events held until the answer of the request they follow (D422). */
+  private final Map<Long, List<DvmDecision.Notify>> afterAnswer = new HashMap<>();
+
+  /** Hosts whose daemons were told to stop and have not left yet. */
+  private final Set<String> departing = new java.util.LinkedHashSet<>();
+
+  /** Hosts whose daemon went during the event being handled. */
+  private final List<String> gone = new ArrayList<>();
 
   private DvmService(
       DvmConfig config,
@@ -268,6 +284,9 @@ public final class DvmService implements DvmConnector, AutoCloseable {
       ledger.requested(r.requestId());
     }
     execute(core.handle(e));
+    if (!gone.isEmpty()) {
+      nodesGone();
+    }
     if (everyStep) {
       try {
         checkInvariants();
@@ -292,6 +311,68 @@ public final class DvmService implements DvmConnector, AutoCloseable {
     }
   }
 
+  /**
+   * The hosts whose daemons went in the event just handled and that are no longer the DVM's are
+   * reported to the scheduler: nothing of the DVM runs there any more (D421).
+   */
+  private void nodesGone() {
+    List<String> released = new ArrayList<>();
+    for (String h : gone) {
+      departing.remove(h);
+      if (core.view().node(h).isEmpty() && !released.contains(h)) {
+        released.add(h);
+      }
+    }
+    gone.clear();
+    SchedulerUpcalls s = scheduler;
+    if (s != null && !released.isEmpty()) {
+      LOG.info("nodes released: {} (their daemons are gone)", released);
+      s.nodesReleased(List.copyOf(released));
+    }
+  }
+
+  /**
+   * The hosts whose daemons were told to stop and have not left yet (a shrink's, a rolled-back
+   * grow's, a reclaimed session's); on the loop only.
+   */
+  public Set<String> departing() {
+    return Set.copyOf(departing);
+  }
+
+  /**
+   * Whether a second-phase event must wait for the answer to its requester's allocation request:
+   * the phase-one answer comes first (spec/pmix/03 §5, D422); returns the request it waits for.
+   */
+  private Optional<Long> waitsFor(DvmDecision.Notify n) {
+    int code = n.event().status();
+    if ((code != PmixStatus.PMIX_DVM_IS_READY.code() && code != PmixStatus.PMIX_ERR_DVM_MOD.code())
+        || n.event().target().isEmpty()
+        || asks.isEmpty()) {
+      return Optional.empty();
+    }
+    PmixProc target = n.event().target().get();
+    Optional<String> reqId =
+        n.event().infos().stream()
+            .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID))
+            .map(Info::stringValue)
+            .findFirst();
+    for (Map.Entry<Long, Ask> a : asks.entrySet()) {
+      if (a.getValue().requester().equals(target) && a.getValue().reqId().equals(reqId)) {
+        return Optional.of(a.getKey());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private void deliver(DvmDecision.Notify n) {
+    for (long ref : n.handlers()) {
+      DvmPort.EventHandler h = handlers.get(ref);
+      if (h != null) {
+        h.onEvent(n.event());
+      }
+    }
+  }
+
   private void execute(DvmDecision d) {
     if (d instanceof DvmDecision.Answer a) {
       answer(a.requestId(), a.result());
@@ -302,17 +383,18 @@ public final class DvmService implements DvmConnector, AutoCloseable {
     } else if (d instanceof DvmDecision.StartDaemon s) {
       exec.startDaemon(s.host());
     } else if (d instanceof DvmDecision.StopDaemon s) {
+      departing.add(s.host());
       exec.stopDaemon(s.host());
     } else if (d instanceof DvmDecision.LaunchJob j) {
       launch(j);
     } else if (d instanceof DvmDecision.SignalJob s) {
       exec.signal(s.nspace(), s.signal().number());
     } else if (d instanceof DvmDecision.Notify n) {
-      for (long ref : n.handlers()) {
-        DvmPort.EventHandler h = handlers.get(ref);
-        if (h != null) {
-          h.onEvent(n.event());
-        }
+      Optional<Long> first = waitsFor(n);
+      if (first.isPresent()) {
+        afterAnswer.computeIfAbsent(first.get(), k -> new ArrayList<>()).add(n);
+      } else {
+        deliver(n);
       }
     } else if (d instanceof DvmDecision.ArmTimer t) {
       EventLoop.Cancellable old = timers.remove(t.timerId());
@@ -386,7 +468,12 @@ public final class DvmService implements DvmConnector, AutoCloseable {
     if (p.handler() != null && result.succeeded()) {
       handlers.put(id, p.handler());
     }
+    asks.remove(id);
     p.answer().complete(result);
+    List<DvmDecision.Notify> next = afterAnswer.remove(id);
+    if (next != null) {
+      next.forEach(this::deliver);
+    }
   }
 
   private void upcall(DvmDecision.ToScheduler t) {
@@ -442,11 +529,13 @@ public final class DvmService implements DvmConnector, AutoCloseable {
     @Override
     public void daemonFailed(String host, String reason) {
       LOG.warn("daemon on {}: {}", host, reason);
+      gone.add(host);
       handle(new DvmEvent.DaemonFailed(host, reason));
     }
 
     @Override
     public void daemonLeft(String host) {
+      gone.add(host);
       handle(new DvmEvent.DaemonLeft(host));
     }
 
@@ -506,7 +595,17 @@ public final class DvmService implements DvmConnector, AutoCloseable {
     @Override
     public CompletionStage<StatusInfos> allocationRequest(
         AllocDirective directive, List<Info> infos) {
-      return ask(id -> new DvmEvent.AllocationRequest(id, client, via, directive, infos), null);
+      Optional<String> reqId =
+          infos.stream()
+              .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID) && i.value() instanceof String)
+              .map(Info::stringValue)
+              .findFirst();
+      return ask(
+          id -> {
+            asks.put(id, new Ask(client.proc(), reqId));
+            return new DvmEvent.AllocationRequest(id, client, via, directive, infos);
+          },
+          null);
     }
 
     @Override

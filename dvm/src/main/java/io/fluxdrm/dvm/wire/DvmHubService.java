@@ -106,17 +106,7 @@ public final class DvmHubService {
    * @return completes once the service is registered
    */
   public CompletableFuture<Void> start() {
-    Service s =
-        Service.builder(DvmTopics.SERVICE)
-            .on("alloc", this::alloc)
-            .on("session-control", this::sessionControl)
-            .on("spawn", this::spawn)
-            .onStreaming("event-register", this::register)
-            .on("event-deregister", this::deregister)
-            .on("scheduler-attach", this::attach)
-            .on("scheduler-event", this::schedulerEvent)
-            .onDisconnect(this::gone)
-            .build();
+    Service s = service();
     return handle
         .subscribe(Hub.SERVICE_REMOVED, m -> serviceRemoved(m.json()))
         .thenCompose(sub -> handle.register(s))
@@ -132,6 +122,25 @@ public final class DvmHubService {
                             LOG.info("scheduler: none on the hub yet (it attaches when it starts)");
                           }
                         }));
+  }
+
+  /**
+   * The {@code dvm} service itself, for a caller that registers it elsewhere (a replay, which puts
+   * it on a hub of its own; {@link #start} registers it on the DVM's hub).
+   *
+   * @return the service
+   */
+  public Service service() {
+    return Service.builder(DvmTopics.SERVICE)
+        .on("alloc", this::alloc)
+        .on("session-control", this::sessionControl)
+        .on("spawn", this::spawn)
+        .onStreaming("event-register", this::register)
+        .on("event-deregister", this::deregister)
+        .on("scheduler-attach", this::attach)
+        .on("scheduler-event", this::schedulerEvent)
+        .onDisconnect(this::gone)
+        .build();
   }
 
   private Client clientOf(ServiceRequest req, Client.Kind kind) {

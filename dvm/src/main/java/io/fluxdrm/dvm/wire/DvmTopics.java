@@ -59,4 +59,10 @@ public final class DvmTopics {
    * PMIX_SESSION_COMPLETE}): {@code {requester, session_id, directives}} → {@code {status, infos}}.
    */
   public static final String SCHED_SESSION_CONTROL = "dvm-sched.session-control";
+
+  /**
+   * The release hook ({@link io.fluxdrm.pmix.port.SchedulerUpcalls#nodesReleased}): {@code {hosts}}
+   * → {@code {}}; the hosts have left the DVM, their daemons gone (D421).
+   */
+  public static final String SCHED_NODES_RELEASED = "dvm-sched.nodes-released";
 }

@@ -366,6 +366,37 @@ public final class DvmWire {
     return new Upcall<>(r, readSessionControlRequest(topic, rest));
   }
 
+  /** {@code {hosts: [...]}}. */
+  public static ObjectNode hosts(List<String> hosts) {
+    ObjectNode o = F.objectNode();
+    com.fasterxml.jackson.databind.node.ArrayNode a = o.putArray("hosts");
+    hosts.forEach(a::add);
+    return o;
+  }
+
+  /** Reads {@code {hosts: [...]}}: EPROTO, located, for anything else. */
+  public static List<String> readHosts(String topic, ObjectNode p) {
+    JsonNode a = p.get("hosts");
+    if (a == null || !a.isArray() || p.size() != 1) {
+      throw new RpcException(
+          Errno.EPROTO,
+          topic
+              + ": /hosts: "
+              + (a == null ? "missing" : a)
+              + " (expected: {hosts: [host, ...]} only)");
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < a.size(); i++) {
+      JsonNode h = a.get(i);
+      if (!h.isTextual() || h.asText().isEmpty()) {
+        throw new RpcException(
+            Errno.EPROTO, topic + ": /hosts/" + i + ": " + h + " (expected: a host name)");
+      }
+      out.add(h.asText());
+    }
+    return out;
+  }
+
   // ---- pieces
 
   /** {@code {nspace, rank}}. */

@@ -81,4 +81,11 @@ final class HubSchedulerUpcalls implements SchedulerUpcalls {
             .thenApply(m -> DvmWire.readStatusInfos(DvmTopics.SCHED_SESSION_CONTROL, m.json()))
             .exceptionally(HubSchedulerUpcalls::unreachable));
   }
+
+  @Override
+  public CompletionStage<Void> nodesReleased(List<String> hosts) {
+    return handle
+        .rpc(DvmTopics.SCHED_NODES_RELEASED, DvmWire.hosts(hosts))
+        .handle((m, err) -> (Void) null);
+  }
 }

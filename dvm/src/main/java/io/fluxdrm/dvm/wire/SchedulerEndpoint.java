@@ -55,6 +55,7 @@ public final class SchedulerEndpoint implements AutoCloseable {
             .on("hello", e::hello)
             .on("allocate", e::allocate)
             .on("session-control", e::sessionControl)
+            .on("nodes-released", e::nodesReleased)
             .build();
     return handle
         .register(s)
@@ -143,6 +144,12 @@ public final class SchedulerEndpoint implements AutoCloseable {
         () ->
             upcalls.sessionControl(
                 u.requester(), u.request().sessionId(), u.request().directives()));
+  }
+
+  private void nodesReleased(ServiceRequest req) {
+    req.requireOwner("the DVM");
+    java.util.List<String> hosts = DvmWire.readHosts(req.topic(), req.json());
+    upcalls.nodesReleased(hosts).whenComplete((v, err) -> req.respond(Json.object()));
   }
 
   /**

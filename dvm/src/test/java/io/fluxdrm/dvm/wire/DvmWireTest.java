@@ -141,4 +141,20 @@ class DvmWireTest {
                   .startsWith("dvm.session-control: /directives/0/value: \"fifteen\"");
             });
   }
+
+  @Test
+  void readHosts_notAListOfNames_eprotoLocated() throws Exception {
+    ObjectNode ok = DvmWire.hosts(List.of("n1", "n2"));
+    assertThat(DvmWire.readHosts("t", ok)).containsExactly("n1", "n2");
+    assertThat(Schemas.validate("dvm-sched.nodes-released-request", ok)).isEmpty();
+    for (String bad :
+        List.of("{}", "{\"hosts\":\"n1\"}", "{\"hosts\":[1]}", "{\"hosts\":[\"\"]}")) {
+      ObjectNode p = (ObjectNode) Json.mapper().readTree(bad);
+      assertThat(Schemas.validate("dvm-sched.nodes-released-request", p)).as(bad).isNotEmpty();
+      assertThatThrownBy(() -> DvmWire.readHosts("dvm-sched.nodes-released", p))
+          .as(bad)
+          .isInstanceOf(RpcException.class)
+          .hasMessageStartingWith("dvm-sched.nodes-released: /hosts");
+    }
+  }
 }

@@ -36,4 +36,18 @@ public interface SchedulerUpcalls {
    */
   CompletionStage<StatusInfos> sessionControl(
       PmixProc requester, long sessionId, List<Info> directives);
+
+  /**
+   * The DVM's release hook toward its scheduler (PRRTE runs each RAS module's {@code
+   * shrink_complete} hook before a shrink's event, spec/pmix/03 §4, §5; decision D421): these hosts
+   * have left the DVM and nothing of it runs there any more, their daemons gone (a shrink
+   * completed, a rolled-back grow's daemons left or never started, a session's nodes shrunk). Only
+   * now may the scheduler hand them to anyone else. The default does nothing.
+   *
+   * @param hosts the hosts, each once, in the order their daemons went
+   * @return completes once the scheduler has taken note; never fails
+   */
+  default CompletionStage<Void> nodesReleased(List<String> hosts) {
+    return java.util.concurrent.CompletableFuture.completedFuture(null);
+  }
 }
