@@ -68,12 +68,13 @@ class DemoCommandTest {
       a-held,        A,      ƒ2, held,                     '1 job(s) held at map (WAITING_FOR_DAEMONS)', 2
       a-ready,       dvm,    ƒ2, PMIX_DVM_IS_READY,        to the requester PMIX_ALLOC_ID=1 PMIX_ALLOC_REQ_ID=a-grow, 2
       a-landed,      A,      ƒ2, PMIX_SUCCESS,             on node[12-13],                    2
-      a-grow-fail,   A,      ƒ2, PMIX_SUCCESS,             node15:32 (rank15/core[0-31]) PMIX_ALLOC_ID=2, 1
-      a-rollback,    dvm,    ƒ2, PMIX_ERR_DVM_MOD,         PMIX_JOB_TERM_STATUS=PMIX_ERR_PROC_FAILED_TO_START, 1
-      a-handback,    bridge, ƒ2, sched.free final:false,   node15 (rank15/core[0-31]) PMIX_SUCCESS, 2
+      a-grow-fail,   A,      ƒ2, PMIX_SUCCESS,             node15:32 (rank15/core[0-31]) PMIX_ALLOC_ID=2, -1
+      a-rollback,    dvm,    ƒ2, PMIX_ERR_DVM_MOD,         PMIX_JOB_TERM_STATUS=PMIX_ERR_PROC_FAILED_TO_START, -1
+      a-handback,    bridge, ƒ2, sched.free final:false,   node15 (rank15/core[0-31]),        2
       b-grow,        B,      ƒ3, waiting,                  in the scheduler's realloc FIFO (1 pending), 2
-      a-release,     A,      ƒ2, PMIX_SUCCESS,             session 1 terminated in the DVM,   -1
+      a-release,     A,      ƒ2, PMIX_SUCCESS,             granted: the DVM shrinks them,     -1
       a-departed,    dvm,    ƒ2, sched.free final:false,   node[12-13] (rank[12-13]/core[0-31]) after their daemons left, -1
+      a-shrunk,      dvm,    ƒ2, PMIX_DVM_IS_READY,        to the requester PMIX_ALLOC_REQ_ID=a-release, -1
       b-granted,     B,      ƒ3, PMIX_SUCCESS,             'node12:32,node13:32,node14:32 (rank[12-14]/core[0-31])', 1
       a-deny,        A,      ƒ2, PMIX_ERR_OUT_OF_RESOURCE, denied by the scheduler,           1
       s-instantiate, bridge, ƒ2, PMIX_SUCCESS,             answered once its app runs,        1
@@ -265,8 +266,9 @@ class DemoCommandTest {
     "a-rollback,  no event,               PMIX_ERR_DVM_MOD",
     "a-handback,  nothing freed,          sched.free final:false",
     "b-grow,      PMIX_ERR_NOT_SUPPORTED, waiting",
-    "a-release,   PMIX_ERR_NOT_FOUND,     PMIX_SUCCESS",
+    "a-release,   PMIX_ERR_BAD_PARAM,     PMIX_SUCCESS",
     "a-departed,  nothing freed,          sched.free final:false",
+    "a-shrunk,    no event,               PMIX_DVM_IS_READY",
     "b-granted,   PMIX_ERR_NOT_SUPPORTED, PMIX_SUCCESS",
     "a-deny,      PMIX_ERR_NOT_SUPPORTED, PMIX_ERR_OUT_OF_RESOURCE"
   })
@@ -283,7 +285,7 @@ class DemoCommandTest {
   void demo_noRealloc_stepsThatNeedNoRfc51StillAsTheStory() {
     List<String> err = CliRun.lines(noRealloc.err());
     // the transcripts line, then one line per differing step
-    assertThat(err).hasSize(1 + 12);
+    assertThat(err).hasSize(1 + 13);
     for (String step :
         List.of(
             "a-start",

@@ -88,6 +88,7 @@ public final class Demo {
           "b-grow",
           "a-release",
           "a-departed",
+          "a-shrunk",
           "b-granted",
           "a-deny",
           "s-instantiate",
@@ -314,7 +315,9 @@ public final class Demo {
     String failing = poolHosts.get(poolHosts.size() - 1);
     Waits.await(
         "dvm start",
-        world.startDvm(new World.DvmSpec(aHosts, sc.slots(), sc.startLatencyMs(), 0, failing)));
+        world.startDvm(
+            new World.DvmSpec(
+                aHosts, sc.slots(), sc.startLatencyMs(), sc.startLatencyMs(), failing)));
     DvmScheduler bridge = new DvmScheduler(a.pmix());
     FluxHandle schedSide = world.dvmHub(ownerUid());
     SchedulerEndpoint endpoint =
@@ -328,7 +331,7 @@ public final class Demo {
         "DVM on " + Hostlist.of(aHosts) + ", the bridge its scheduler",
         attached ? "attached" : "not attached",
         "attached",
-        sc.slots() + " slot(s) per node, daemons start in " + sc.startLatencyMs() + " ms");
+        sc.slots() + " slot(s) per node, daemons start and stop in " + sc.startLatencyMs() + " ms");
     HubDvmPort app = new HubDvmPort(world.dvmHub(uidA), Waits.STEP_TIMEOUT);
     Waits.await(
         "event registration",
@@ -406,6 +409,7 @@ public final class Demo {
         landed.nspace().orElse("") + " " + where);
 
     // a NEW whose daemon fails to start: rolled back, the node back to the scheduler
+    int beforeFail = freesSoFar();
     StatusInfos bad =
         Waits.await(
             "a-grow-fail",
@@ -430,22 +434,16 @@ public final class Demo {
         mod == null ? "no event" : DvmSide.statusName(mod.status()),
         PmixStatus.PMIX_ERR_DVM_MOD.name(),
         mod == null ? "" : dvm.eventDetail(mod, uidA));
-    int before = freesSoFar();
-    Optional<PmixAnswer> back =
-        mod == null
-            ? Optional.empty()
-            : Waits.await(
-                "hand back",
-                bridge.growFailed(value(mod.infos(), PmixKey.PMIX_ALLOC_ID).orElse(badId)));
+    // the bridge hands the grant back once the DVM reports the node released (D424)
     freed(
         "a-handback",
         "bridge",
         a,
-        "rolled-back grant handed back: RELEASE " + failing,
-        back.isPresent() ? List.of(failing) : List.of(),
+        "the bridge hands the rolled-back grant back",
+        mod == null ? List.of() : List.of(failing),
         false,
-        before,
-        back.map(x -> x.status().name()).orElse("nothing to hand back"));
+        beforeFail,
+        mod == null ? "nothing to hand back" : "");
 
     // B's grow waits in the realloc FIFO: the pool is short
     CompletableFuture<PmixAnswer> bGrow =
@@ -453,21 +451,22 @@ public final class Demo {
     waiting("b-grow", b, "PMIx EXTEND +" + sc.bAsk() + " node(s)", bGrow);
 
     // A releases its grown nodes: shrink campaign, departure, then sched.free final:false
-    before = freesSoFar();
+    List<String> grown = DvmSide.hostsOf(growNodes);
+    int before = freesSoFar();
     StatusInfos rel =
         Waits.await(
             "a-release",
             app.allocationRequest(
-                AllocDirective.RELEASE, List.of(Info.of(PmixKey.PMIX_ALLOC_ID, growId))));
+                AllocDirective.RELEASE,
+                List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, growNodes), reqId("a-release"))));
     step(
         "a-release",
         "A",
         a.id(),
-        "PMIx RELEASE " + "PMIX_ALLOC_ID=" + growId,
+        "PMIx RELEASE " + Hostlist.of(grown) + " through the DVM",
         rel.status().name(),
         PmixStatus.PMIX_SUCCESS.name(),
-        rel.succeeded() ? "session " + growId + " terminated in the DVM" : "");
-    List<String> grown = DvmSide.hostsOf(growNodes);
+        rel.succeeded() ? "granted: the DVM shrinks them (the job there ends)" : "");
     freed(
         "a-departed",
         "dvm",
@@ -476,7 +475,17 @@ public final class Demo {
         rel.succeeded() ? grown : List.of(),
         false,
         before,
-        rel.succeeded() ? dvm.departure(grown) : "");
+        "",
+        true);
+    Event shrunk = rel.succeeded() ? dvm.awaitEvent(e -> true) : null;
+    step(
+        "a-shrunk",
+        "dvm",
+        a.id(),
+        "shrink campaign over " + Hostlist.of(grown),
+        shrunk == null ? "no event" : DvmSide.statusName(shrunk.status()),
+        PmixStatus.PMIX_DVM_IS_READY.name(),
+        shrunk == null ? "" : dvm.eventDetail(shrunk, uidA));
 
     PmixAnswer bAns = Waits.await("b-granted", bGrow);
     step(
@@ -797,6 +806,20 @@ public final class Demo {
       boolean fin,
       int before,
       String note) {
+    freed(name, actor, j, action, hosts, fin, before, note, false);
+  }
+
+  /** As above; with {@code departure}, also that the DVM had no daemon there any more. */
+  private void freed(
+      String name,
+      String actor,
+      FluxJob j,
+      String action,
+      List<String> hosts,
+      boolean fin,
+      int before,
+      String note,
+      boolean departure) {
     String expected = "sched.free final:" + fin;
     String outcome;
     String detail = note;
@@ -812,6 +835,19 @@ public final class Demo {
         JsonNode p = world.freesSent().orElseThrow().get(before);
         outcome = "sched.free final:" + p.path("final").asBoolean();
         detail = (freedNodes(p) + " " + note).strip();
+        if (departure) {
+          // the DVM as it was when the job manager sent the free: the daemons there gone
+          List<String> still =
+              world.dvmHostsAtFree(before).orElse(java.util.Set.of()).stream()
+                  .filter(hosts::contains)
+                  .toList();
+          if (!still.isEmpty()) {
+            outcome = "sched.free before departure";
+            detail = (detail + " while " + Hostlist.of(still) + " still in the DVM").strip();
+          } else {
+            detail = (detail + " after their daemons left (shrink campaign over)").strip();
+          }
+        }
       }
     } else {
       // final:false: the job's shell saw the job manager take them (its R shrank); final:true:

@@ -128,23 +128,6 @@ final class DvmSide {
                 .orElse(false));
   }
 
-  /** Whether the DVM's daemons on {@code hosts} have left, where the DVM is seen. */
-  String departure(List<String> hosts) {
-    Optional<Supplier<DvmView>> v = world.dvmView();
-    if (v.isEmpty()) {
-      return "";
-    }
-    return Waits.onLoop(
-        world.reactor(),
-        () -> {
-          DvmView view = v.get().get();
-          boolean gone = hosts.stream().allMatch(h -> view.node(h).isEmpty());
-          return gone && view.elastic().campaigns().isEmpty()
-              ? "after their daemons left (shrink campaign over)"
-              : "BEFORE their daemons left";
-        });
-  }
-
   /** The hosts of a {@code PMIX_ALLOC_NODE_LIST} ({@code host[:slots],...}). */
   static List<String> hostsOf(String nodeList) {
     List<String> l = new ArrayList<>();

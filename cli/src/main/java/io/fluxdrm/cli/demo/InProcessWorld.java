@@ -47,6 +47,7 @@ final class InProcessWorld implements World {
   private final TranscriptRecorder recorder;
   private final TranscriptRecorder dvmRecorder;
   private final List<JsonNode> frees = new ArrayList<>();
+  private final List<Set<String>> dvmAtFrees = new ArrayList<>();
   private DvmService dvm;
 
   private InProcessWorld(
@@ -102,6 +103,7 @@ final class InProcessWorld implements World {
                     && m.type() == MessageType.REQUEST
                     && Rfc27Topics.FREE.equals(m.topic())) {
                   frees.add(m.json());
+                  dvmAtFrees.add(dvmHosts());
                 }
               });
           return null;
@@ -224,6 +226,25 @@ final class InProcessWorld implements World {
   @Override
   public OptionalInt pendingReallocs() {
     return OptionalInt.of(Waits.onLoop(reactor, () -> sched.core().pendingReallocs()));
+  }
+
+  /** The hosts of the DVM's nodes and of its open campaigns' targets; on the loop. */
+  private Set<String> dvmHosts() {
+    Set<String> h = new java.util.TreeSet<>();
+    if (dvm == null) {
+      return h;
+    }
+    DvmView v = dvm.view();
+    v.nodes().forEach(n -> h.add(n.host()));
+    v.elastic().campaigns().forEach(c -> h.addAll(c.targets().values()));
+    return h;
+  }
+
+  @Override
+  public Optional<Set<String>> dvmHostsAtFree(int index) {
+    return Waits.onLoop(
+        reactor,
+        () -> index < dvmAtFrees.size() ? Optional.of(dvmAtFrees.get(index)) : Optional.empty());
   }
 
   @Override

@@ -68,6 +68,14 @@ interface World extends AutoCloseable {
    */
   Optional<List<JsonNode>> freesSent();
 
+  /**
+   * The hosts the DVM still had (up, starting or leaving) at the moment the job manager sent its
+   * {@code index}-th {@code sched.free}, where both run in this JVM; empty elsewhere.
+   */
+  default Optional<java.util.Set<String>> dvmHostsAtFree(int index) {
+    return Optional.empty();
+  }
+
   /** What the world says about where its parts run, for the header line. */
   String where();
 
