@@ -16,8 +16,9 @@ import picocli.CommandLine.Command;
     description = {
       "Dynamic resource management for Flux (RFC 51) bridged to PMIx.",
       "",
-      "Exit status: 0 on success, 1 on an error (one line on stderr); 'fluxdrm hostlist'",
-      "exits 2 on a usage error, as 'flux hostlist' does, and so does 'fluxdrm bridge'."
+      "Exit status: 0 on success, 1 on an error (one line on stderr); 'fluxdrm hostlist',",
+      "'fluxdrm bridge' and 'fluxdrm demo' exit 2 on a usage error, as 'flux hostlist' does.",
+      "Every command and its exit status: docs/cli.md."
     },
     subcommands = {
       RCommand.class,
