@@ -1,6 +1,8 @@
 package io.fluxdrm.cli;
 
 import io.fluxdrm.cli.demo.Demo;
+import io.fluxdrm.cli.demo.ProcessWorld;
+import io.fluxdrm.cli.demo.Scenario;
 import io.fluxdrm.cli.demo.Step;
 import io.fluxdrm.cli.replay.DemoReplayProvider;
 import io.fluxdrm.rset.Hostlist;
@@ -15,6 +17,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -22,55 +25,111 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code fluxdrm demo}: the scripted RFC 51 story of {@link Demo} on embedded defaults, as a
- * timeline on stdout and a transcript of the job manager's endpoint.
+ * {@code fluxdrm demo}: the scripted story of {@link Demo} on embedded defaults, in this JVM or
+ * with {@code --processes}, as a timeline on stdout and transcripts of the job manager's and the
+ * DVM's endpoints.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Run the whole RFC 51 chain in one JVM (scheduler, job manager, shell",
-      "plugins, PMIx facades) on a 16-node pool, and play a story of jobs that",
-      "grow and shrink through PMIx_Allocation_request. Prints a timeline on",
-      "stdout (--json: one JSON object per step) and diagnostics on stderr, and",
-      "records the job manager's endpoint to --transcript.",
+      "Play a story of malleable jobs on the whole chain: the reference",
+      "scheduler on a 16-node pool, the job manager, and the reference DVM in",
+      "elastic mode (simulated daemons) with the bridge as its scheduler. An",
+      "application grows through the DVM (PMIx EXTEND, sched.realloc, grow",
+      "campaign, SUCCESS then PMIX_DVM_IS_READY), a job spawned meanwhile is",
+      "held and lands on the grown nodes, a grow whose daemon fails is rolled",
+      "back, a second job's grow waits until the first releases nodes, a",
+      "request is denied, and a session is instantiated, paused, resumed and",
+      "terminated. Prints a timeline on stdout (--json: one JSON object per",
+      "step), a progress line on stderr when it is a terminal (or --progress),",
+      "and writes the job manager's and the DVM's transcripts (--transcript,",
+      "--dvm-transcript).",
       "Exit status: 0 every step as the story expects, 1 a step differed (each",
       "difference is printed on stderr), 2 usage error."
     })
 final class DemoCommand implements Callable<Integer> {
   static final int EXIT_USAGE = 2;
   private static final String LOG_PROPERTY = "org.slf4j.simpleLogger.log.io.fluxdrm";
+  private static final String DEFAULT_HOSTS = "node[0-15]";
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(
       names = "--hosts",
       paramLabel = "HOSTLIST",
-      defaultValue = "node[0-15]",
-      description = "Pool hosts, ranks 0.. (at least 4; default: ${DEFAULT-VALUE})")
+      description = "Pool hosts, ranks 0.. (at least 8; default: " + DEFAULT_HOSTS + ")")
   String hosts;
+
+  @Option(
+      names = "--nodes",
+      paramLabel = "N",
+      description = "A pool of N hosts node[0-N-1] (at least 8; instead of --hosts)")
+  Integer nodes;
 
   @Option(
       names = "--cores",
       paramLabel = "IDSET",
       defaultValue = "0-31",
-      description = "Core ids of every host (default: ${DEFAULT-VALUE})")
+      description = "Core ids of every host, the DVM's slots (default: ${DEFAULT-VALUE})")
   String cores;
+
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description =
+          "Vary the story's sizes (the grow, the waiting request, the denied request, the"
+              + " session's processes) from this seed (default: the canonical story)")
+  Long seed;
+
+  @Option(
+      names = "--speed",
+      paramLabel = "X",
+      defaultValue = "1",
+      description =
+          "How fast the simulated daemons start: "
+              + Scenario.BASE_LATENCY_MS
+              + " ms / X (0.01 to 100; default: ${DEFAULT-VALUE})")
+  double speed;
+
+  @Option(
+      names = "--processes",
+      description =
+          "Run the scheduler, the job manager and the DVM as processes ('fluxdrm sched',"
+              + " 'fluxdrm bridge', 'fluxdrm dvm') on Unix sockets in a temporary directory")
+  boolean processes;
+
+  @Option(
+      names = "--crash",
+      description =
+          "With --processes: also kill the scheduler (SIGKILL) after the second job's grow and"
+              + " start it again, and kill the DVM during a last grow; the story then shows that"
+              + " no allocation is lost and that the grow is rolled back")
+  boolean crash;
 
   @Option(
       names = "--state-dir",
       paramLabel = "DIR",
       description =
-          "Keep the job manager's eventlogs here (new or empty; default: a temporary"
-              + " directory, removed at the end)")
+          "Keep the job manager's eventlogs here (with --processes: every part's state and"
+              + " logs; new or empty; default: a temporary directory, removed at the end)")
   Path stateDir;
 
   @Option(
       names = "--transcript",
       paramLabel = "PATH",
       defaultValue = "fluxdrm-demo.jsonl",
-      description = "Write the job manager's transcript here (default: ${DEFAULT-VALUE})")
+      description =
+          "Write the job manager's transcript here (with --processes: the job shells'"
+              + " connections; default: ${DEFAULT-VALUE})")
   Path transcript;
+
+  @Option(
+      names = "--dvm-transcript",
+      paramLabel = "PATH",
+      defaultValue = "fluxdrm-demo-dvm.jsonl",
+      description = "Write the DVM endpoint's transcript here (default: ${DEFAULT-VALUE})")
+  Path dvmTranscript;
 
   @Option(
       names = "--no-realloc",
@@ -82,6 +141,11 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--json", description = "One JSON object per step instead of the timeline")
   boolean json;
 
+  @Option(
+      names = "--progress",
+      description = "Show the progress line on stderr even when it is not a terminal")
+  boolean progress;
+
   @Option(names = "--verbose", description = "Log the components' info messages on stderr")
   boolean verbose;
 
@@ -90,27 +154,60 @@ final class DemoCommand implements Callable<Integer> {
     if (System.getProperty(LOG_PROPERTY) == null) {
       // the components' own log lines are diagnostics: warnings only unless asked for
       System.setProperty(LOG_PROPERTY, verbose ? "info" : "warn");
+      if (!verbose) {
+        // the story injects a daemon that fails to start: its warning is no news
+        System.setProperty(LOG_PROPERTY + ".dvm.service.DvmService", "error");
+      }
+    }
+    if (crash && !processes) {
+      throw new CliError("--crash: without --processes (expected: both)", EXIT_USAGE);
     }
     ResourceSet pool = pool();
+    Scenario scenario = scenario(pool);
     checkStateDir();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    boolean showProgress = progress || System.console() != null;
     Demo.Result result;
-    try (Writer w = open()) {
+    try (Writer w = open(transcript, "--transcript");
+        Writer dw = open(dvmTranscript, "--dvm-transcript")) {
       if (!json) {
         out.printf(
-            "fluxdrm demo: pool %s (%d nodes, cores %s each)%n",
-            pool.nodelist(), pool.nnodes(), cores);
+            "fluxdrm demo: pool %s (%d nodes, cores %s each), %s%n",
+            pool.nodelist(),
+            pool.nnodes(),
+            cores,
+            processes ? "scheduler, job manager and DVM as processes" : "all in this JVM");
         out.flush();
       }
+      int[] done = {0};
       result =
           Demo.run(
               new Demo.Config(
-                  pool, SchedulerOptions.defaults().withRealloc(!noRealloc), stateDir, w),
+                  pool,
+                  SchedulerOptions.defaults().withRealloc(!noRealloc),
+                  stateDir,
+                  w,
+                  dw,
+                  scenario,
+                  processes ? Demo.Mode.PROCESSES : Demo.Mode.IN_PROCESS,
+                  ProcessWorld.Launcher.thisJvm(Main.class.getName()),
+                  crash),
               s -> {
                 out.println(json ? s.toJson().toString() : s.toLine());
                 out.flush();
+                if (showProgress) {
+                  done[0]++;
+                  err.printf(
+                      "\rfluxdrm demo: [%d/%d] %-14s%s",
+                      done[0], Demo.STEPS.size(), s.name(), s.ok() ? "" : " (differs)");
+                  err.flush();
+                }
               });
+      if (showProgress) {
+        err.print("\r" + " ".repeat(48) + "\r");
+        err.flush();
+      }
     } catch (IOException e) {
       throw new CliError("--transcript: " + transcript + ": " + e.getMessage());
     } catch (UncheckedIOException e) {
@@ -124,14 +221,21 @@ final class DemoCommand implements Callable<Integer> {
       out.flush();
     }
     String replay = "fluxdrm replay " + transcript + " --service " + DemoReplayProvider.NAME;
-    err.println(
-        "fluxdrm demo: transcript written to "
-            + transcript
-            + (sameResources(pool, DemoReplayProvider.POOL) && !noRealloc
+    String how =
+        processes
+            ? " (the job shells' side: --processes runs the job manager elsewhere)"
+            : sameResources(pool, DemoReplayProvider.POOL) && !noRealloc && seed == null
                 ? " (replay: " + replay + ")"
                 : " (recorded in a world other than the default: '"
                     + replay
-                    + "' replays against the default pool with RFC 51 on)"));
+                    + "' replays against the default story)";
+    err.println(
+        "fluxdrm demo: transcripts written to "
+            + transcript
+            + how
+            + " and "
+            + dvmTranscript
+            + " (the DVM's endpoint)");
     if (!result.ok()) {
       for (String d : result.differences()) {
         err.println("fluxdrm demo: " + d);
@@ -145,19 +249,33 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private ResourceSet pool() {
+    if (nodes != null && hosts != null) {
+      throw new CliError("--nodes: not with --hosts (expected: one of them)", EXIT_USAGE);
+    }
+    String list = hosts == null ? DEFAULT_HOSTS : hosts;
+    if (nodes != null) {
+      if (nodes < Scenario.MIN_NODES || nodes > MAX_NODES) {
+        throw new CliError(
+            "--nodes: " + nodes + " (expected: " + Scenario.MIN_NODES + " to " + MAX_NODES + ")",
+            EXIT_USAGE);
+      }
+      list = "node[0-" + (nodes - 1) + "]";
+    }
     Hostlist h;
     try {
-      h = Hostlist.parse(hosts);
+      h = Hostlist.parse(list);
     } catch (RsetException e) {
       throw new CliError("--hosts: " + e.getMessage(), EXIT_USAGE);
     }
-    if (h.count() < 4 || h.count() > ResourceSet.MAX_RANKS) {
+    if (h.count() < Scenario.MIN_NODES || h.count() > MAX_NODES) {
       throw new CliError(
           "--hosts: "
               + h.count()
-              + " hosts (expected: 4 to "
-              + ResourceSet.MAX_RANKS
-              + ", the story needs a quarter of the pool)",
+              + " hosts (expected: "
+              + Scenario.MIN_NODES
+              + " to "
+              + MAX_NODES
+              + ", the story needs a quarter, a half and two free nodes)",
           EXIT_USAGE);
     }
     IdSet c;
@@ -174,6 +292,26 @@ final class DemoCommand implements Callable<Integer> {
     } catch (RsetException e) {
       throw new CliError("pool: " + e.getMessage(), EXIT_USAGE);
     }
+  }
+
+  /** The largest pool the demo plays on (the DVM holds a quarter of it). */
+  static final int MAX_NODES = 4096;
+
+  private Scenario scenario(ResourceSet pool) {
+    if (!(speed >= Scenario.MIN_SPEED && speed <= Scenario.MAX_SPEED)) {
+      throw new CliError(
+          "--speed: "
+              + speed
+              + " (expected: "
+              + Scenario.MIN_SPEED
+              + " to "
+              + (int) Scenario.MAX_SPEED
+              + ")",
+          EXIT_USAGE);
+    }
+    int slots = (int) IdSet.parse(cores).count();
+    return Scenario.of(
+        pool.nnodes(), slots, seed == null ? OptionalLong.empty() : OptionalLong.of(seed), speed);
   }
 
   private void checkStateDir() {
@@ -209,12 +347,12 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private Writer open() {
+  private static Writer open(Path file, String option) {
     try {
-      return Files.newBufferedWriter(transcript, StandardCharsets.UTF_8);
+      return Files.newBufferedWriter(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new CliError(
-          "--transcript: " + transcript + ": cannot write (" + e.getMessage() + ")", EXIT_USAGE);
+          option + ": " + file + ": cannot write (" + e.getMessage() + ")", EXIT_USAGE);
     }
   }
 

@@ -82,6 +82,20 @@ final class DvmCommand implements Callable<Integer> {
   long daemonLatencyMs;
 
   @Option(
+      names = "--stop-latency",
+      paramLabel = "MS",
+      description = "Time a daemon takes to stop, if not --daemon-latency")
+  Long stopLatencyMs;
+
+  @Option(
+      names = "--fail-daemons",
+      paramLabel = "HOSTLIST",
+      description =
+          "With --simulated: the daemons of these hosts fail to start (to see a grow rolled"
+              + " back)")
+  String failDaemons;
+
+  @Option(
       names = "--kill-grace",
       paramLabel = "SECONDS",
       defaultValue = "5",
@@ -116,6 +130,11 @@ final class DvmCommand implements Callable<Integer> {
                   : "--kill-grace: " + killGraceSeconds)
               + " (expected: >= 0)");
     }
+    long stopMs = stopLatencyMs == null ? daemonLatencyMs : stopLatencyMs;
+    if (stopMs < 0) {
+      throw new CliError("--stop-latency: " + stopMs + " (expected: >= 0)");
+    }
+    java.util.Set<String> failing = failingHosts();
     String endpoint = listen == null ? "unix:" + DvmClient.defaultDir() : listen;
     if (!(endpoint.startsWith("unix:") && endpoint.length() > 5)
         && !endpoint.matches("tcp://(127\\.[0-9.]+|localhost|\\[::1\\]):\\d{1,5}")) {
@@ -159,8 +178,8 @@ final class DvmCommand implements Callable<Integer> {
           b.mode(simulated ? DvmService.Mode.SIMULATED : DvmService.Mode.REAL)
               .daemons(
                   DaemonPolicy.immediate()
-                      .withLatency(
-                          Duration.ofMillis(daemonLatencyMs), Duration.ofMillis(daemonLatencyMs)))
+                      .withLatency(Duration.ofMillis(daemonLatencyMs), Duration.ofMillis(stopMs))
+                      .failing(failing))
               .start();
       FluxHandle h = hub.attach(Credentials.owner(uid));
       DvmHubService front = new DvmHubService(dvm, config.master(), h, dvm::schedulerEvent);
@@ -226,6 +245,23 @@ final class DvmCommand implements Callable<Integer> {
       out.add(new DvmConfig.NodeSpec(host, n));
     }
     return out;
+  }
+
+  /** The hosts of {@code --fail-daemons}; only with {@code --simulated}. */
+  private java.util.Set<String> failingHosts() {
+    if (failDaemons == null) {
+      return java.util.Set.of();
+    }
+    if (!simulated) {
+      throw new CliError(
+          "--fail-daemons: without --simulated (expected: injected failures of simulated"
+              + " daemons only)");
+    }
+    try {
+      return new java.util.HashSet<>(Hostlist.parse(failDaemons).expand());
+    } catch (RsetException e) {
+      throw new CliError("--fail-daemons: " + e.getMessage());
+    }
   }
 
   /** This host's name up to the first dot, as {@code hostname -s}. */

@@ -20,8 +20,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code fluxdrm demo} in process: the timeline's steps and outcomes, the {@code --json} lines, the
- * transcript and its replay, and usage errors. One default run and one {@code --json} run are
- * shared by the table-driven tests.
+ * transcripts and the replay of the job manager's, the progress line, and usage errors. One default
+ * run, one {@code --json} run and one {@code --no-realloc} run are shared by the table-driven
+ * tests.
  */
 @Timeout(60)
 class DemoCommandTest {
@@ -30,36 +31,60 @@ class DemoCommandTest {
   private static CliRun text;
   private static CliRun json;
   private static Path textTranscript;
+  private static Path dvmTranscript;
   private static CliRun noRealloc;
+
+  private static CliRun demo(String name, String... more) {
+    List<String> args = new java.util.ArrayList<>(List.of("demo"));
+    args.addAll(List.of(more));
+    args.addAll(
+        List.of(
+            "--transcript",
+            shared.resolve(name + ".jsonl").toString(),
+            "--dvm-transcript",
+            shared.resolve(name + "-dvm.jsonl").toString()));
+    return CliRun.run("", args.toArray(String[]::new));
+  }
 
   @BeforeAll
   static void runs() {
     textTranscript = shared.resolve("text.jsonl");
-    text = CliRun.run("", "demo", "--transcript", textTranscript.toString());
-    json =
-        CliRun.run("", "demo", "--json", "--transcript", shared.resolve("json.jsonl").toString());
-    noRealloc =
-        CliRun.run(
-            "", "demo", "--no-realloc", "--transcript", shared.resolve("off.jsonl").toString());
+    dvmTranscript = shared.resolve("text-dvm.jsonl");
+    text = demo("text");
+    json = demo("json", "--json", "--progress");
+    noRealloc = demo("off", "--no-realloc");
   }
 
-  /** The story on the default pool: step, job, outcome, a piece of the detail, free nodes after. */
+  /**
+   * The story on the default pool: step, actor, job, outcome, a piece of the detail, free nodes
+   * after (-1: not checked, the next step may already have taken them).
+   */
   private static final String STORY =
       """
-      a-start,      ƒ2, allocated,                node[0-3],                        12
-      b-start,      ƒ3, allocated,                node[4-11],                       4
-      a-grow,       ƒ2, PMIX_SUCCESS,             'node12:32,node13:32,node14:32,node15:32', 0
-      b-grow,       ƒ3, waiting,                  queued at the scheduler,          0
-      a-release,    ƒ2, PMIX_SUCCESS,             to give back node[12-15],         0
-      a-tasks-exit, ƒ2, sched.free final:false,   node[12-15],                      0
-      b-granted,    ƒ3, PMIX_SUCCESS,             'node12:32,node13:32,node14:32,node15:32', 0
-      a-huge,       ƒ2, PMIX_ERR_OUT_OF_RESOURCE, denied: unsatisfiable request,    0
-      a-wait,       ƒ2, waiting,                  queued at the scheduler,          0
-      a-cancel,     ƒ2, PMIX_SUCCESS,             '',                               0
-      a-canceled,   ƒ2, PMIX_ERR_JOB_CANCELED,    canceled,                         0
-      a-end,        ƒ2, sched.free final:true,    node[0-3],                        4
-      b-end,        ƒ3, sched.free final:true,    node[4-15],                       16
-      pool,         -,  conserved,                free rank[0-15]/core[0-31] = pool, 16
+      a-start,       A,      ƒ2, allocated,                node[0-3] (rank[0-3]/core[0-31]),  12
+      b-start,       B,      ƒ3, allocated,                node[4-11] (rank[4-11]/core[0-31]), 4
+      dvm-attach,    bridge, ƒ2, attached,                 32 slot(s) per node,               4
+      a-grow,        A,      ƒ2, PMIX_SUCCESS,             'node12:32,node13:32 (rank[12-13]/core[0-31]) PMIX_ALLOC_ID=1', 2
+      a-held,        A,      ƒ2, held,                     '1 job(s) held at map (WAITING_FOR_DAEMONS)', 2
+      a-ready,       dvm,    ƒ2, PMIX_DVM_IS_READY,        to the requester PMIX_ALLOC_ID=1 PMIX_ALLOC_REQ_ID=a-grow, 2
+      a-landed,      A,      ƒ2, PMIX_SUCCESS,             on node[12-13],                    2
+      a-grow-fail,   A,      ƒ2, PMIX_SUCCESS,             node15:32 (rank15/core[0-31]) PMIX_ALLOC_ID=2, -1
+      a-rollback,    dvm,    ƒ2, PMIX_ERR_DVM_MOD,         PMIX_JOB_TERM_STATUS=PMIX_ERR_PROC_FAILED_TO_START, -1
+      a-handback,    bridge, ƒ2, sched.free final:false,   node15 (rank15/core[0-31]),        2
+      b-grow,        B,      ƒ3, waiting,                  in the scheduler's realloc FIFO (1 pending), 2
+      a-release,     A,      ƒ2, PMIX_SUCCESS,             granted: the DVM shrinks them,     -1
+      a-departed,    dvm,    ƒ2, sched.free final:false,   node[12-13] (rank[12-13]/core[0-31]) after their daemons left, -1
+      a-shrunk,      dvm,    ƒ2, PMIX_DVM_IS_READY,        to the requester PMIX_ALLOC_REQ_ID=a-release, -1
+      b-granted,     B,      ƒ3, PMIX_SUCCESS,             'node12:32,node13:32,node14:32 (rank[12-14]/core[0-31])', 1
+      a-deny,        A,      ƒ2, PMIX_ERR_OUT_OF_RESOURCE, denied by the scheduler,           1
+      s-instantiate, bridge, ƒ2, PMIX_SUCCESS,             answered once its app runs,        1
+      s-pause,       bridge, ƒ2, PMIX_SUCCESS,             SIGSTOP to its jobs,               1
+      s-resume,      bridge, ƒ2, PMIX_SUCCESS,             SIGCONT to its jobs,               1
+      s-terminate,   bridge, ƒ2, PMIX_SUCCESS,             the session is reclaimed,          1
+      s-complete,    dvm,    ƒ2, PMIX_SESSION_COMPLETE,    session 1000,                      1
+      b-end,         B,      ƒ3, sched.free final:true,    node[4-14] (rank[4-14]/core[0-31]), 12
+      a-end,         A,      ƒ2, sched.free final:true,    node[0-3] (rank[0-3]/core[0-31]),  16
+      pool,          pool,   -,  conserved,                free rank[0-15]/core[0-31] = pool, 16
       """;
 
   private static final List<String> STEPS =
@@ -70,49 +95,79 @@ class DemoCommandTest {
     assertThat(text.status()).as("%s", text).isZero();
     text.assertNoTrace();
     List<String> lines = CliRun.lines(text.out());
+    assertThat(STEPS).isEqualTo(io.fluxdrm.cli.demo.Demo.STEPS);
     assertThat(lines).hasSize(STEPS.size() + 2);
-    assertThat(lines.get(0)).isEqualTo("fluxdrm demo: pool node[0-15] (16 nodes, cores 0-31 each)");
+    assertThat(lines.get(0))
+        .isEqualTo("fluxdrm demo: pool node[0-15] (16 nodes, cores 0-31 each), all in this JVM");
     assertThat(lines.get(lines.size() - 1))
         .matches("fluxdrm demo: " + STEPS.size() + " steps as the story expects in \\d+ ms");
+    // not a terminal: no progress line, only where the transcripts went
     assertThat(CliRun.lines(text.err()))
         .containsExactly(
-            "fluxdrm demo: transcript written to "
+            "fluxdrm demo: transcripts written to "
                 + textTranscript
                 + " (replay: fluxdrm replay "
                 + textTranscript
-                + " --service demo)");
+                + " --service demo) and "
+                + dvmTranscript
+                + " (the DVM's endpoint)");
+  }
+
+  @Test
+  void demoProgress_notATerminal_oneLineRewrittenPerStepThenCleared() {
+    String err = json.err();
+    String progress = err.substring(0, err.lastIndexOf('\r') + 1);
+    List<String> updates =
+        java.util.Arrays.stream(progress.split("\r", -1))
+            .filter(p -> p.startsWith("fluxdrm demo: ["))
+            .toList();
+    assertThat(updates).hasSize(STEPS.size());
+    assertThat(updates.get(0)).startsWith("fluxdrm demo: [1/" + STEPS.size() + "] a-start");
+    assertThat(updates.get(STEPS.size() - 1))
+        .startsWith("fluxdrm demo: [" + STEPS.size() + "/" + STEPS.size() + "] pool");
+    assertThat(progress).doesNotContain("\n").doesNotContain("(differs)");
+    assertThat(err.substring(err.lastIndexOf('\r') + 1))
+        .startsWith("fluxdrm demo: transcripts written to ");
   }
 
   @ParameterizedTest
   @CsvSource(textBlock = STORY)
   void demo_defaults_timelineLineShowsStep(
-      String step, String job, String outcome, String detail, int free) {
+      String step, String actor, String job, String outcome, String detail, int free) {
     List<String> lines = CliRun.lines(text.out());
     String line = lines.get(1 + STEPS.indexOf(step));
     assertThat(line)
         .as("line of %s", step)
-        .matches("\\s*\\d+ ms  " + java.util.regex.Pattern.quote(job) + " .*")
+        .matches(
+            "\\s*\\d+ ms  "
+                + java.util.regex.Pattern.quote(String.format("%-6s %-4s", actor, job))
+                + " .*")
         .contains(" " + outcome + " ")
         .contains(detail)
-        .endsWith("| free " + free + "/16 nodes")
         .doesNotContain("expected:");
+    if (free >= 0) {
+      assertThat(line).endsWith("| free " + free + "/16 nodes");
+    }
   }
 
   @ParameterizedTest
   @CsvSource(textBlock = STORY)
   void demoJson_defaults_oneObjectPerStepWithOutcome(
-      String step, String job, String outcome, String detail, int free) {
+      String step, String actor, String job, String outcome, String detail, int free) {
     assertThat(json.status()).as("%s", json).isZero();
     List<String> lines = CliRun.lines(json.out());
     assertThat(lines).hasSize(STEPS.size());
     JsonNode o = CliRun.json(lines.get(STEPS.indexOf(step)));
     assertThat(o.get("step").asText()).isEqualTo(step);
+    assertThat(o.get("actor").asText()).isEqualTo(actor);
     assertThat(o.path("job").asText("-")).isEqualTo(job);
     assertThat(o.get("outcome").asText()).isEqualTo(outcome);
     assertThat(o.get("expected").asText()).isEqualTo(outcome);
     assertThat(o.get("ok").asBoolean()).isTrue();
     assertThat(o.path("detail").asText("")).contains(detail);
-    assertThat(o.get("free_nodes").asInt()).isEqualTo(free);
+    if (free >= 0) {
+      assertThat(o.get("free_nodes").asInt()).isEqualTo(free);
+    }
     assertThat(o.get("pool_nodes").asInt()).isEqualTo(16);
     assertThat(o.get("elapsed_ms").isIntegralNumber()).isTrue();
   }
@@ -134,12 +189,14 @@ class DemoCommandTest {
     assertThat(lines)
         .anyMatch(l -> l.contains("\"topic\":\"job-manager.realloc\""))
         .anyMatch(l -> l.contains("\"topic\":\"job-manager.release\""))
-        .anyMatch(l -> l.contains("\"topic\":\"job-manager.realloc_cancel\""))
         .anyMatch(l -> l.contains("\"topic\":\"sched.free\""));
     ReplayResult r = ReplayRegistry.load().run("demo", textTranscript);
     assertThat(r.same()).as(r.unifiedDiff()).isTrue();
-    // reallocs of a-grow, b-grow, a-release, a-huge, a-wait; A's release; the realloc_cancel
-    assertThat(r.requests()).isEqualTo(7);
+    // six reallocs (a-grow, a-grow-fail, the hand-back, b-grow, a-release, a-deny), two releases
+    assertThat(r.requests()).isEqualTo(8);
+    assertThat(Files.readString(dvmTranscript))
+        .contains("\"topic\":\"dvm.alloc\"")
+        .contains("\"topic\":\"dvm-sched.allocate\"");
     CliRun replay = CliRun.run("", "replay", textTranscript.toString(), "--service", "demo");
     assertThat(replay.status()).as("%s", replay).isZero();
     assertThat(replay.out())
@@ -164,28 +221,64 @@ class DemoCommandTest {
   void demo_smallerPool_storyScalesAndSaysTranscriptIsOffDefault(@TempDir Path dir) {
     Path t = dir.resolve("t.jsonl");
     CliRun r =
-        CliRun.run("", "demo", "--hosts", "n[0-7]", "--cores", "0-3", "--transcript", t.toString());
+        CliRun.run(
+            "",
+            "demo",
+            "--nodes",
+            "8",
+            "--cores",
+            "0-3",
+            "--transcript",
+            t.toString(),
+            "--dvm-transcript",
+            dir.resolve("d.jsonl").toString());
     assertThat(r.status()).as("%s", r).isZero();
     List<String> lines = CliRun.lines(r.out());
-    assertThat(lines.get(0)).isEqualTo("fluxdrm demo: pool n[0-7] (8 nodes, cores 0-3 each)");
-    assertThat(lines.get(1)).contains("2 node(s)").contains("n[0-1]");
-    assertThat(lines.get(3)).contains("PMIX_SUCCESS").contains("n6:4,n7:4");
+    assertThat(lines.get(0)).startsWith("fluxdrm demo: pool node[0-7] (8 nodes, cores 0-3 each)");
+    assertThat(lines.get(1)).contains("2 node(s)").contains("node[0-1]");
+    assertThat(lines.get(4)).contains("PMIX_SUCCESS").contains("node6:4");
     assertThat(lines.get(STEPS.size())).contains("conserved").endsWith("| free 8/8 nodes");
+    assertThat(r.err()).contains("recorded in a world other than the default");
+  }
+
+  @Test
+  void demo_seed_otherSizesEveryStepAsTold(@TempDir Path dir) {
+    CliRun r =
+        CliRun.run(
+            "",
+            "demo",
+            "--seed",
+            "7",
+            "--speed",
+            "2",
+            "--json",
+            "--transcript",
+            dir.resolve("t.jsonl").toString(),
+            "--dvm-transcript",
+            dir.resolve("d.jsonl").toString());
+    assertThat(r.status()).as("%s", r).isZero();
+    assertThat(CliRun.lines(r.out()))
+        .hasSize(STEPS.size())
+        .allMatch(l -> CliRun.json(l).get("ok").asBoolean());
     assertThat(r.err()).contains("recorded in a world other than the default");
   }
 
   /** The story's steps that an RFC 27-only scheduler turns out otherwise, and what they get. */
   @ParameterizedTest
   @CsvSource({
-    "a-grow,       PMIX_ERR_NOT_SUPPORTED, PMIX_SUCCESS",
-    "b-grow,       PMIX_ERR_NOT_SUPPORTED, waiting",
-    "a-release,    PMIX_ERR_NOT_FOUND,     PMIX_SUCCESS",
-    "a-tasks-exit, nothing to give back,   sched.free final:false",
-    "b-granted,    PMIX_ERR_NOT_SUPPORTED, PMIX_SUCCESS",
-    "a-huge,       PMIX_ERR_NOT_SUPPORTED, PMIX_ERR_OUT_OF_RESOURCE",
-    "a-wait,       PMIX_ERR_NOT_SUPPORTED, waiting",
-    "a-cancel,     PMIX_ERR_NOT_FOUND,     PMIX_SUCCESS",
-    "a-canceled,   PMIX_ERR_NOT_SUPPORTED, PMIX_ERR_JOB_CANCELED"
+    "a-grow,      PMIX_ERR_NOT_SUPPORTED, PMIX_SUCCESS",
+    "a-held,      PMIX_ERR_NOT_FOUND,     held",
+    "a-ready,     no event,               PMIX_DVM_IS_READY",
+    "a-landed,    PMIX_ERR_NOT_FOUND,     PMIX_SUCCESS",
+    "a-grow-fail, PMIX_ERR_NOT_SUPPORTED, PMIX_SUCCESS",
+    "a-rollback,  no event,               PMIX_ERR_DVM_MOD",
+    "a-handback,  nothing freed,          sched.free final:false",
+    "b-grow,      PMIX_ERR_NOT_SUPPORTED, waiting",
+    "a-release,   PMIX_ERR_BAD_PARAM,     PMIX_SUCCESS",
+    "a-departed,  nothing freed,          sched.free final:false",
+    "a-shrunk,    no event,               PMIX_DVM_IS_READY",
+    "b-granted,   PMIX_ERR_NOT_SUPPORTED, PMIX_SUCCESS",
+    "a-deny,      PMIX_ERR_NOT_SUPPORTED, PMIX_ERR_OUT_OF_RESOURCE"
   })
   void demo_noRealloc_exitsOneNamingEachDifference(String step, String got, String expected) {
     assertThat(noRealloc.status()).as("%s", noRealloc).isEqualTo(1);
@@ -199,9 +292,21 @@ class DemoCommandTest {
   @Test
   void demo_noRealloc_stepsThatNeedNoRfc51StillAsTheStory() {
     List<String> err = CliRun.lines(noRealloc.err());
-    // the transcript line, then one line per differing step
-    assertThat(err).hasSize(1 + 9);
-    for (String step : List.of("a-start", "b-start", "a-end", "b-end", "pool")) {
+    // the transcripts line, then one line per differing step
+    assertThat(err).hasSize(1 + 13);
+    for (String step :
+        List.of(
+            "a-start",
+            "b-start",
+            "dvm-attach",
+            "s-instantiate",
+            "s-pause",
+            "s-resume",
+            "s-terminate",
+            "s-complete",
+            "a-end",
+            "b-end",
+            "pool")) {
       assertThat(err).noneMatch(l -> l.startsWith("fluxdrm demo: " + step + ":"));
       assertThat(CliRun.lines(noRealloc.out()).get(1 + STEPS.indexOf(step)))
           .doesNotContain("(expected:");
@@ -221,7 +326,9 @@ class DemoCommandTest {
             "--state-dir",
             state.toString(),
             "--transcript",
-            dir.resolve("t.jsonl").toString());
+            dir.resolve("t.jsonl").toString(),
+            "--dvm-transcript",
+            dir.resolve("d.jsonl").toString());
     assertThat(r.status()).as("%s", r).isZero();
     try (Stream<Path> s = Files.list(state)) {
       List<Path> logs = s.sorted().toList();
@@ -241,7 +348,16 @@ class DemoCommandTest {
       delimiter = '|',
       textBlock =
           """
-          --hosts n[0-2]                 | --hosts: 3 hosts (expected: 4 to
+          --hosts n[0-6]                 | --hosts: 7 hosts (expected: 8 to 4096
+          --nodes 7                      | --nodes: 7 (expected: 8 to 4096)
+          --nodes 5000                   | --nodes: 5000 (expected: 8 to 4096)
+          --nodes x                      | Invalid value for option '--nodes'
+          --nodes 8 --hosts n[0-7]       | --nodes: not with --hosts
+          --speed 0                      | --speed: 0.0 (expected: 0.01 to 100)
+          --speed 1000                   | --speed: 1000.0 (expected: 0.01 to 100)
+          --speed fast                   | Invalid value for option '--speed'
+          --seed x                       | Invalid value for option '--seed'
+          --crash                        | --crash: without --processes (expected: both)
           --hosts node[                  | --hosts:
           --cores 0-x                    | --cores:
           --cores 3,1                    | --cores:
@@ -263,10 +379,18 @@ class DemoCommandTest {
             .replace("FILE", file.toString());
     String[] argv =
         line.startsWith("--transcript")
-            ? Stream.concat(Stream.of("demo"), Stream.of(CliRun.words(line))).toArray(String[]::new)
-            // the transcript goes first so that an option missing its value stays last
+            ? Stream.concat(
+                    Stream.of("demo", "--dvm-transcript", dir.resolve("d").toString()),
+                    Stream.of(CliRun.words(line)))
+                .toArray(String[]::new)
+            // the transcripts go first so that an option missing its value stays last
             : Stream.concat(
-                    Stream.of("demo", "--transcript", dir.resolve("t").toString()),
+                    Stream.of(
+                        "demo",
+                        "--transcript",
+                        dir.resolve("t").toString(),
+                        "--dvm-transcript",
+                        dir.resolve("d").toString()),
                     Stream.of(CliRun.words(line)))
                 .toArray(String[]::new);
     CliRun r = CliRun.run("", argv);
@@ -274,6 +398,7 @@ class DemoCommandTest {
     assertThat(r.err()).startsWith("fluxdrm demo: ");
     assertThat(r.out()).isEmpty();
     assertThat(Files.exists(dir.resolve("t"))).as("no transcript on a usage error").isFalse();
+    assertThat(Files.exists(dir.resolve("d"))).as("no transcript on a usage error").isFalse();
   }
 
   @Test

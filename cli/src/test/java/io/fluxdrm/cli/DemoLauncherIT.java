@@ -43,15 +43,21 @@ class DemoLauncherIT {
     FluxdrmLauncherIT.Run demo = run("demo");
     assertThat(demo.status()).as("%s", demo).isZero();
     List<String> out = CliRun.lines(demo.out());
-    assertThat(out).hasSize(16);
-    assertThat(out.get(0)).isEqualTo("fluxdrm demo: pool node[0-15] (16 nodes, cores 0-31 each)");
-    assertThat(out.get(15)).matches("fluxdrm demo: 14 steps as the story expects in \\d+ ms");
-    // no component log line at the default level: only the transcript's path
+    int steps = io.fluxdrm.cli.demo.Demo.STEPS.size();
+    assertThat(out).hasSize(steps + 2);
+    assertThat(out.get(0))
+        .isEqualTo("fluxdrm demo: pool node[0-15] (16 nodes, cores 0-31 each), all in this JVM");
+    assertThat(out.get(steps + 1))
+        .matches("fluxdrm demo: " + steps + " steps as the story expects in \\d+ ms");
+    // no component log line at the default level (not even the injected daemon failure's): only
+    // where the transcripts went
     assertThat(CliRun.lines(demo.err()))
         .containsExactly(
-            "fluxdrm demo: transcript written to fluxdrm-demo.jsonl (replay: fluxdrm replay"
-                + " fluxdrm-demo.jsonl --service demo)");
+            "fluxdrm demo: transcripts written to fluxdrm-demo.jsonl (replay: fluxdrm replay"
+                + " fluxdrm-demo.jsonl --service demo) and fluxdrm-demo-dvm.jsonl (the DVM's"
+                + " endpoint)");
     assertThat(Files.size(cwd.resolve("fluxdrm-demo.jsonl"))).isPositive();
+    assertThat(Files.size(cwd.resolve("fluxdrm-demo-dvm.jsonl"))).isPositive();
 
     FluxdrmLauncherIT.Run replay = run("replay", "fluxdrm-demo.jsonl", "--service", "demo");
     assertThat(replay.status()).as("%s", replay).isZero();
@@ -64,7 +70,9 @@ class DemoLauncherIT {
   void demoVerbose_freshDirectory_componentsLogOnStderr() throws Exception {
     FluxdrmLauncherIT.Run demo = run("demo", "--verbose", "--json", "--transcript", "t.jsonl");
     assertThat(demo.status()).as("%s", demo).isZero();
-    assertThat(CliRun.lines(demo.out())).hasSize(14).allMatch(l -> l.startsWith("{"));
+    assertThat(CliRun.lines(demo.out()))
+        .hasSize(io.fluxdrm.cli.demo.Demo.STEPS.size())
+        .allMatch(l -> l.startsWith("{"));
     assertThat(demo.err()).contains("INFO io.fluxdrm.jobmanager.JobManager");
   }
 }

@@ -12,10 +12,13 @@ import java.util.Objects;
  *
  * @param elapsedMs milliseconds since the demo's world started
  * @param name the step's name in the story (stable, for machines)
+ * @param actor who acts in the step: a job's application ({@code A}, {@code B}), the DVM's
+ *     scheduler ({@code bridge}), the DVM ({@code dvm}) or the whole pool ({@code pool})
  * @param jobId the job the step acts for, or 0 for the whole pool
  * @param action what was asked, in words
  * @param outcome what came back: a PMIx status name, {@code allocated}, {@code waiting}, {@code
- *     sched.free final:false}, {@code conserved}..., always read from a real answer or event
+ *     held}, {@code sched.free final:false}, {@code conserved}..., always read from a real answer
+ *     or event
  * @param expected the outcome the story expects
  * @param detail the answer's particulars (node lists, alloc ids, messages)
  * @param freeNodes nodes the scheduler has free after the step
@@ -24,6 +27,7 @@ import java.util.Objects;
 public record Step(
     long elapsedMs,
     String name,
+    String actor,
     long jobId,
     String action,
     String outcome,
@@ -34,6 +38,7 @@ public record Step(
 
   public Step {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(actor, "actor");
     Objects.requireNonNull(action, "action");
     Objects.requireNonNull(outcome, "outcome");
     Objects.requireNonNull(expected, "expected");
@@ -60,8 +65,9 @@ public record Step(
     String out = outcome + (ok() ? "" : " (expected: " + expected + ")");
     return String.format(
         Locale.ROOT,
-        "%6d ms  %-4s %-46s %-26s %s%s| free %d/%d nodes",
+        "%6d ms  %-6s %-4s %-50s %-26s %s%s| free %d/%d nodes",
         elapsedMs,
+        actor,
         job(),
         action,
         out,
@@ -76,6 +82,7 @@ public record Step(
     ObjectNode o = Json.object();
     o.put("elapsed_ms", elapsedMs);
     o.put("step", name);
+    o.put("actor", actor);
     if (jobId != 0) {
       o.put("job", job());
       o.set("id", JobId.json(jobId));

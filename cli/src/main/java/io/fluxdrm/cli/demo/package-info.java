@@ -1,9 +1,10 @@
 /**
- * The scripted story of {@code fluxdrm demo}: RFC 51 dynamic resource allocation (seed 004) played
- * end to end in one JVM, from an application's {@code PMIx_Allocation_request} through the PMIx
- * facade, the shell plugin and the job manager to the reference scheduler and back, as a timeline
- * of {@link io.fluxdrm.cli.demo.Step}s read from the real answers and messages (decisions
- * D143–D146).
+ * The scripted story of {@code fluxdrm demo}: dynamic resource allocation (RFC 51, seed 004) with
+ * the elastic DVM (seed 003) played end to end, from an application's {@code
+ * PMIx_Allocation_request} through the DVM, the bridge, the PMIx facade, the shell plugin and the
+ * job manager to the reference scheduler and back, as a timeline of {@link
+ * io.fluxdrm.cli.demo.Step}s read from the real answers, events and messages (decisions D143–D145,
+ * D440–D444), in one JVM or with the parts as processes.
  *
  * <p>Entry point: {@link io.fluxdrm.cli.demo.Demo}.
  */

@@ -48,13 +48,11 @@ public final class DemoReplayProvider implements ReplayProvider {
   public record InitialJob(int userid, int nodes) {}
 
   /**
-   * The demo's jobs on a pool of {@code poolNodes} (at least 4) nodes: job A of {@link #UID_A} on a
-   * quarter of the pool, job B of {@link #UID_B} on all but two quarters, so that A's first grow of
-   * a quarter fills the pool.
+   * The demo's jobs on a pool of {@code poolNodes} (at least 8) nodes: job A of {@link #UID_A}, the
+   * DVM's job, on a quarter of the pool, job B of {@link #UID_B} on half of it.
    */
   public static List<InitialJob> initialJobs(int poolNodes) {
-    int q = poolNodes / 4;
-    return List.of(new InitialJob(UID_A, q), new InitialJob(UID_B, poolNodes - 2 * q));
+    return List.of(new InitialJob(UID_A, poolNodes / 4), new InitialJob(UID_B, poolNodes / 2));
   }
 
   /** The pool of {@code hosts} (ranks 0 up, in order), each with {@code cores}. */

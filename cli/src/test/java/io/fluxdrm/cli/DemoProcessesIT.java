@@ -1,0 +1,140 @@
+package io.fluxdrm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fluxdrm.cli.demo.Demo;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code fluxdrm demo --processes} as a user runs it: the scheduler, the job manager and the DVM
+ * are processes of their own ({@code fluxdrm sched}, {@code bridge}, {@code dvm}), the demo drives
+ * them, every step's answer is asserted from its {@code --json} line, and no process is left once
+ * the demo exits. With {@code --crash} the scheduler is killed (SIGKILL) after the second job's
+ * grow and started again, and no allocation is lost (its state directory and the job manager's RFC
+ * 27 hello); the DVM is killed while a grow's daemon starts, and the bridge hands the grant back
+ * (D377). The daemons start slowly ({@code --speed 0.2}: 1.25 s) so that the story's windows (a job
+ * held during a grow, a kill before the daemon is up) hold on a loaded machine; nothing here
+ * sleeps, every wait is on a process's exit.
+ */
+@Timeout(300)
+class DemoProcessesIT {
+  @TempDir Path dir;
+
+  record Run(int status, Map<String, JsonNode> steps, List<String> order, String err) {}
+
+  private Run demo(String... more) throws Exception {
+    Path state = dir.resolve("state");
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "demo",
+                "--processes",
+                "--json",
+                "--speed",
+                "0.2",
+                "--state-dir",
+                state.toString(),
+                "--transcript",
+                dir.resolve("t.jsonl").toString(),
+                "--dvm-transcript",
+                dir.resolve("d.jsonl").toString()));
+    cmd.addAll(List.of(more));
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectOutput(dir.resolve("demo.out").toFile())
+            .redirectError(dir.resolve("demo.err").toFile())
+            .start();
+    p.getOutputStream().close();
+    assertThat(p.waitFor(240, TimeUnit.SECONDS)).as("the demo ends").isTrue();
+    String err = Files.readString(dir.resolve("demo.err"), StandardCharsets.UTF_8);
+    Map<String, JsonNode> steps = new LinkedHashMap<>();
+    for (String l : Files.readAllLines(dir.resolve("demo.out"), StandardCharsets.UTF_8)) {
+      JsonNode o = CliRun.json(l);
+      steps.put(o.get("step").asText(), o);
+    }
+    // no part of the demo outlives it
+    List<String> left =
+        ProcessHandle.allProcesses()
+            .filter(ProcessHandle::isAlive)
+            .map(h -> h.info().commandLine().orElse(""))
+            .filter(c -> c.contains(state.toString()))
+            .toList();
+    assertThat(left).as("processes left behind").isEmpty();
+    return new Run(p.exitValue(), steps, new ArrayList<>(steps.keySet()), err);
+  }
+
+  private static void assertEveryStepAsTold(Run r) {
+    for (JsonNode s : r.steps().values()) {
+      assertThat(s.get("outcome").asText())
+          .as("step %s: %s", s.get("step").asText(), s)
+          .isEqualTo(s.get("expected").asText());
+      assertThat(s.get("ok").asBoolean()).isTrue();
+    }
+    assertThat(r.err()).doesNotContain("\tat ").doesNotContain("Exception");
+  }
+
+  @Test
+  void demoProcesses_everyStepAnswersAsTold_noProcessLeft() throws Exception {
+    Run r = demo();
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.order()).isEqualTo(Demo.STEPS);
+    assertEveryStepAsTold(r);
+    Map<String, JsonNode> s = r.steps();
+    assertThat(s.get("a-grow").get("outcome").asText()).isEqualTo("PMIX_SUCCESS");
+    assertThat(s.get("a-grow").get("detail").asText()).startsWith("node12:32,node13:32 ");
+    assertThat(s.get("a-held").get("outcome").asText()).isEqualTo("held");
+    assertThat(s.get("a-ready").get("outcome").asText()).isEqualTo("PMIX_DVM_IS_READY");
+    assertThat(s.get("a-rollback").get("detail").asText())
+        .contains("PMIX_JOB_TERM_STATUS=PMIX_ERR_PROC_FAILED_TO_START");
+    assertThat(s.get("a-departed").get("detail").asText()).startsWith("node[12-13] gone");
+    assertThat(s.get("b-granted").get("detail").asText())
+        .startsWith("node12:32,node13:32,node14:32 ");
+    assertThat(s.get("a-deny").get("outcome").asText()).isEqualTo("PMIX_ERR_OUT_OF_RESOURCE");
+    assertThat(s.get("s-complete").get("outcome").asText()).isEqualTo("PMIX_SESSION_COMPLETE");
+    assertThat(s.get("pool").get("free_nodes").asInt()).isEqualTo(16);
+    // the parts logged as themselves
+    Path state = dir.resolve("state");
+    assertThat(Files.readString(state.resolve("sched.err"))).contains("listening on");
+    assertThat(Files.readString(state.resolve("bridge.err"))).contains("serving job-manager");
+    assertThat(Files.readString(state.resolve("dvm.err"))).contains("scheduler fluxdrm.tool.");
+  }
+
+  @Test
+  void demoProcessesCrash_schedulerKilledLosesNoAllocation_dvmKilledMidGrowRolledBack()
+      throws Exception {
+    Run r = demo("--crash");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.order()).isEqualTo(Demo.steps(true));
+    assertEveryStepAsTold(r);
+    Map<String, JsonNode> s = r.steps();
+    // every allocation the scheduler had before SIGKILL, it has after its restart
+    assertThat(s.get("sched-restart").get("outcome").asText()).isEqualTo("no allocation lost");
+    assertThat(s.get("sched-restart").get("detail").asText())
+        .isEqualTo("allocated rank[0-14]/core[0-31] before and after");
+    Path state = dir.resolve("state");
+    assertThat(Files.readString(state.resolve("sched-2.err")))
+        .contains("hello ƒ2: rank[0-3]/core[0-31]")
+        .contains("hello ƒ3: rank[4-14]/core[0-31]");
+    // the story goes on on the restarted scheduler: the deny and both ends
+    assertThat(s.get("a-deny").get("outcome").asText()).isEqualTo("PMIX_ERR_OUT_OF_RESOURCE");
+    // the DVM is killed while the grow's daemon starts: the grant goes back to the scheduler
+    assertThat(s.get("dvm-grow").get("outcome").asText()).isEqualTo("PMIX_SUCCESS");
+    assertThat(s.get("dvm-lost").get("outcome").asText()).isEqualTo("rolled back");
+    assertThat(s.get("pool").get("outcome").asText()).isEqualTo("conserved");
+  }
+}
