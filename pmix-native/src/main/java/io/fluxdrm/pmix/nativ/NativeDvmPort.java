@@ -91,12 +91,13 @@ public final class NativeDvmPort implements DvmPort {
         .get()
         .thenCompose(
             v -> {
-              Arena arena = Arena.ofShared();
+              CallMemory mem = new CallMemory();
+              Arena arena = mem.arena();
               MemorySegment token =
                   Callbacks.register(
                       (Callbacks.InfoCallback)
                           (st, d) -> {
-                            arena.close();
+                            mem.done();
                             if (!d.skipped().isEmpty() || !d.invalid().isEmpty()) {
                               LOG.info(
                                   "{}: left out of the answer: {} {}",
@@ -113,9 +114,11 @@ public final class NativeDvmPort implements DvmPort {
               } catch (Throwable t) {
                 rc = PmixStatus.PMIX_ERR_BAD_PARAM.code();
                 LOG.warn("{}: {}: PMIX_ERR_BAD_PARAM", what, t.getMessage());
+              } finally {
+                mem.returned();
               }
               if (rc != PmixStatus.PMIX_SUCCESS.code() && Callbacks.take(token) != null) {
-                arena.close();
+                mem.done();
                 PmixStatus s =
                     rc == PmixStatus.PMIX_OPERATION_SUCCEEDED.code()
                         ? PmixStatus.PMIX_SUCCESS
@@ -172,12 +175,13 @@ public final class NativeDvmPort implements DvmPort {
         .get()
         .thenCompose(
             v -> {
-              Arena arena = Arena.ofShared();
+              CallMemory mem = new CallMemory();
+              Arena arena = mem.arena();
               MemorySegment token =
                   Callbacks.register(
                       (Callbacks.SpawnCallback)
                           (st, ns) -> {
-                            arena.close();
+                            mem.done();
                             PmixStatus s = status(st, "PMIx_Spawn");
                             SpawnResult r =
                                 s == PmixStatus.PMIX_SUCCESS && ns != null && !ns.isEmpty()
@@ -201,9 +205,11 @@ public final class NativeDvmPort implements DvmPort {
               } catch (Throwable t) {
                 LOG.warn("PMIx_Spawn: {}: PMIX_ERR_BAD_PARAM", t.getMessage());
                 rc = PmixStatus.PMIX_ERR_BAD_PARAM.code();
+              } finally {
+                mem.returned();
               }
               if (rc != PmixStatus.PMIX_SUCCESS.code() && Callbacks.take(token) != null) {
-                arena.close();
+                mem.done();
                 PmixStatus s = status(rc, "PMIx_Spawn");
                 executor.execute(() -> f.complete(new SpawnResult(s, Optional.empty())));
               }
@@ -237,7 +243,8 @@ public final class NativeDvmPort implements DvmPort {
             v -> {
               // the codes and infos must outlive the registration call only; the handler's token
               // stays in the table until it is deregistered
-              Arena arena = Arena.ofShared();
+              CallMemory mem = new CallMemory();
+              Arena arena = mem.arena();
               MemorySegment codesSeg =
                   codes.isEmpty() ? MemorySegment.NULL : arena.allocate(JAVA_INT, codes.size());
               for (int i = 0; i < codes.size(); i++) {
@@ -256,7 +263,7 @@ public final class NativeDvmPort implements DvmPort {
                   Callbacks.register(
                       (Callbacks.RegCallback)
                           (st, ref) -> {
-                            arena.close();
+                            mem.done();
                             PmixStatus s = status(st, "PMIx_Register_event_handler");
                             if (s == PmixStatus.PMIX_SUCCESS) {
                               handlers.put(ref, hid);
@@ -279,10 +286,12 @@ public final class NativeDvmPort implements DvmPort {
                             token);
               } catch (Throwable t) {
                 throw Libpmix.rethrow(t);
+              } finally {
+                mem.returned();
               }
               // a non-negative return is the handler's reference when no callback comes
               if (rc != PmixStatus.PMIX_SUCCESS.code() && Callbacks.take(token) != null) {
-                arena.close();
+                mem.done();
                 if (rc > 0) {
                   handlers.put((long) rc, hid);
                   f.complete(new Registration(PmixStatus.PMIX_SUCCESS, rc));

@@ -90,6 +90,7 @@ public final class ServerModule {
   private final Executor executor;
   private final MemorySegment struct;
   private final AtomicLong outstanding = new AtomicLong();
+  private final AtomicLong openAnswers = new AtomicLong();
 
   private ServerModule(SchedulerUpcalls upcalls, Executor executor) {
     this.upcalls = upcalls;
@@ -121,6 +122,11 @@ public final class ServerModule {
   /** Requests handed to Java and not answered yet. */
   public long outstanding() {
     return outstanding.get();
+  }
+
+  /** Answers handed to libpmix whose memory it has not released yet. */
+  public long openAnswers() {
+    return openAnswers.get();
   }
 
   /** The answer to one request, sent to libpmix's {@code cbfunc} at most once. */
@@ -164,7 +170,8 @@ public final class ServerModule {
         arena.close();
         return;
       }
-      MemorySegment token = Callbacks.register((Runnable) arena::close);
+      Answer held = new Answer(arena);
+      MemorySegment token = Callbacks.register((Runnable) held::released);
       try {
         CALL_INFO_CB.invokeExact(
             cbfunc,
@@ -176,7 +183,44 @@ public final class ServerModule {
             token);
       } catch (Throwable t) {
         LOG.error("{}: cbfunc: {}", what, t.toString(), t);
+      } finally {
+        held.callReturned();
       }
+    }
+  }
+
+  /**
+   * The memory of one answer: closed once libpmix has called our {@code release_fn} and the {@code
+   * cbfunc} call that handed it over has returned (libpmix may release it from inside that call,
+   * while the arena is still in use by the call).
+   */
+  private final class Answer {
+    private final Arena arena;
+    private boolean inCall = true;
+    private boolean released;
+
+    Answer(Arena arena) {
+      this.arena = arena;
+      openAnswers.incrementAndGet();
+    }
+
+    synchronized void released() {
+      released = true;
+      if (!inCall) {
+        close();
+      }
+    }
+
+    synchronized void callReturned() {
+      inCall = false;
+      if (released) {
+        close();
+      }
+    }
+
+    private void close() {
+      arena.close();
+      openAnswers.decrementAndGet();
     }
   }
 

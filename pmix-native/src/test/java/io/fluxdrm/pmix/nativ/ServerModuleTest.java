@@ -183,6 +183,7 @@ class ServerModuleTest {
     assertThat(m.outstanding()).isZero();
     // our release_fn ran (libpmix's call of it), so its token is spent
     assertThat(Callbacks.outstanding()).isEqualTo(before);
+    assertThat(m.openAnswers()).isZero();
   }
 
   @Test

@@ -1,0 +1,340 @@
+package io.fluxdrm.pmix.nativ;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.bridge.alloc.PmixAllocator;
+import io.fluxdrm.bridge.dvm.FluxScheduler;
+import io.fluxdrm.bridge.translate.PmixAnswer;
+import io.fluxdrm.jobmanager.JobManager;
+import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.rpc.Credentials;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.MessageType;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.client.MessageTap;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.reactor.Reactor;
+import io.fluxdrm.rset.Hostlist;
+import io.fluxdrm.rset.IdSet;
+import io.fluxdrm.rset.ResourceSet;
+import io.fluxdrm.sched.service.SchedService;
+import io.fluxdrm.shell.ShellPlugin;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 16's first acceptance item against the real PRRTE: fluxdrm's reference scheduler holds four
+ * fake nodes (the head and node1..node3), the job manager runs the DVM's Flux job (the head node),
+ * and this JVM is the DVM's PMIx scheduler ({@link PmixScheduler} + {@link PrrteScheduler}),
+ * started before {@code prte --prtemca ras_pmix_system_scheduler 1 --prtemca prte_elastic_mode 1}.
+ * A tool (a process of its own, {@link ToolMain}) asks for a node; the request becomes {@code
+ * sched.realloc}, the grant's node list reaches PRRTE, a daemon starts there, the tool sees SUCCESS
+ * and then {@code PMIX_DVM_IS_READY}, and {@code prun --map-by ppr:1:node hostname} runs on it. A
+ * denied request leaves the DVM unchanged. A RELEASE shrinks the DVM, and {@code sched.free final:
+ * false} goes out only after PRRTE reported the daemon gone. Every wait is on a line of output or a
+ * future, with generous timeouts as the last guard.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PrrteSchedulerIT {
+  private static final Duration WAIT = Duration.ofSeconds(120);
+
+  @TempDir static Path dir;
+
+  private static String head;
+  private static Path prrte;
+  private static Path uriFile;
+  private static Reactor reactor;
+  private static JobManager jm;
+  private static PmixScheduler pmix;
+  private static PrrteScheduler sched;
+  private static Process prte;
+
+  /** What happened, in order, on the reactor: the scheduler's frees and its shrink events. */
+  private static final List<String> timeline = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    Peer.needLibrary();
+    prrte = Peer.prrtePrefix();
+    Peer.need(
+        Files.isExecutable(prrte.resolve("bin/prte")),
+        prrte.resolve("bin/prte")
+            + " is missing (build the peer: ../shared/tools/build-prrte-peer)");
+    Path fakessh =
+        Path.of(System.getProperty("fluxdrm.shared.tools", "../../shared/tools"))
+            .resolve("fakessh");
+    Peer.need(Files.isExecutable(fakessh), fakessh + " is missing (../shared/tools/fakessh)");
+    Peer.need(
+        "0".equals(Peer.run(List.of("id", "-u"), dir).strip()),
+        "not root (fakessh puts each node in a UTS namespace of its own)");
+    head = Peer.run(List.of("hostname"), dir).strip();
+    uriFile = dir.resolve("dvm.uri");
+
+    // the Flux side: the reference scheduler over the four nodes, the job manager, the DVM's job
+    reactor = Reactor.start("prrte-it");
+    Hub hub = new Hub(reactor);
+    ResourceSet pool =
+        ResourceSet.of(
+            IdSet.parse("0-3"),
+            IdSet.parse("0-1"),
+            IdSet.empty(),
+            Hostlist.parse(head + ",node[1-3]"));
+    jm = JobManager.create(dir.resolve("jobs"), () -> System.currentTimeMillis() / 1e3);
+    jm.start(hub.attach(Credentials.owner(0))).get(30, TimeUnit.SECONDS);
+    SchedService s = SchedService.standalone(pool).build();
+    s.start(hub.attach(Credentials.owner(0))).get(30, TimeUnit.SECONDS);
+    reactor
+        .submit(
+            () -> {
+              jm.tap(
+                  (d, m) -> {
+                    if (d == MessageTap.Direction.OUT
+                        && m.type() == MessageType.REQUEST
+                        && "sched.free".equals(m.topic())) {
+                      timeline.add("sched.free final=" + m.json().path("final").asBoolean());
+                    }
+                  });
+              return CompletableFuture.completedFuture(null);
+            })
+        .get(30, TimeUnit.SECONDS);
+    long job = jm.submit(dvmJobspec(head), 0).get(60, TimeUnit.SECONDS);
+    ResourceSet r =
+        reactor
+            .submit(() -> CompletableFuture.completedFuture(jm.jobR(job).orElseThrow()))
+            .get(30, TimeUnit.SECONDS);
+    assertThat(r.nodelist().toString()).as("the DVM's job holds the head node").isEqualTo(head);
+    ShellPlugin shell = ShellPlugin.create(job, 0, r);
+    FluxHandle h = hub.attach(Credentials.owner(0));
+    shell.start(h).get(30, TimeUnit.SECONDS);
+    PmixAllocator allocator = PmixAllocator.create(shell);
+    allocator.start(h).get(30, TimeUnit.SECONDS);
+
+    // fluxdrm as the PMIx scheduler, before the DVM
+    PmixProc self = new PmixProc("fluxdrm-sched", 0);
+    PmixScheduler[] holder = new PmixScheduler[1];
+    FluxScheduler.HandBack handBack =
+        new FluxScheduler.HandBack() {
+          @Override
+          public CompletionStage<PmixAnswer> handBack(String allocId, String nodeList) {
+            return allocator.handBack(allocId, nodeList);
+          }
+
+          @Override
+          public CompletionStage<Void> released(String nodeList) {
+            timeline.add("daemons gone: " + nodeList);
+            return allocator.released(nodeList);
+          }
+        };
+    sched =
+        new PrrteScheduler(allocator::allocationRequest, handBack, self, () -> holder[0].port());
+    pmix =
+        PmixScheduler.start(
+                self, sched, "file:" + uriFile, Duration.ofSeconds(30), reactor::execute)
+            .toCompletableFuture()
+            .get(60, TimeUnit.SECONDS);
+    holder[0] = pmix;
+
+    // then the DVM, elastic, with ras/pmix forwarding to us
+    Path hosts = dir.resolve("hosts");
+    Files.writeString(hosts, head + " slots=2\nnode1 slots=2\nnode2 slots=2\nnode3 slots=2\n");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                prrte.resolve("bin/prte").toString(),
+                "--prtemca",
+                "plm_ssh_agent",
+                fakessh.toString(),
+                "--prtemca",
+                "ras_pmix_system_scheduler",
+                "1",
+                "--prtemca",
+                "prte_elastic_mode",
+                "1",
+                "--hostfile",
+                hosts.toString(),
+                "--report-uri",
+                uriFile.toString())
+            .directory(dir.toFile())
+            .redirectErrorStream(true);
+    env(pb);
+    prte = pb.start();
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(prte.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<Void> ready = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                String line;
+                while ((line = out.readLine()) != null) {
+                  System.err.println("prte: " + line);
+                  if (line.contains("DVM ready")) {
+                    ready.complete(null);
+                  }
+                }
+              } catch (Exception e) {
+                ready.completeExceptionally(e);
+              }
+              ready.completeExceptionally(new IllegalStateException("prte ended"));
+            },
+            "prte-output");
+    t.setDaemon(true);
+    t.start();
+    ready.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  static void env(ProcessBuilder pb) {
+    Map<String, String> env = pb.environment();
+    env.put(
+        "PATH",
+        prrte.resolve("bin")
+            + ":"
+            + Peer.pmixPrefix().resolve("bin")
+            + ":"
+            + env.getOrDefault("PATH", ""));
+    env.put("LD_LIBRARY_PATH", Peer.pmixPrefix().resolve("lib") + ":" + prrte.resolve("lib"));
+    env.put("PRTE_ALLOW_RUN_AS_ROOT", "1");
+    env.put("PRTE_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (prte != null) {
+      try {
+        run(List.of(prrte.resolve("bin/pterm").toString(), "--dvm-uri", "file:" + uriFile));
+      } catch (Exception e) {
+        System.err.println("pterm: " + e.getMessage());
+      }
+      if (!prte.waitFor(60, TimeUnit.SECONDS)) {
+        prte.destroyForcibly();
+      }
+    }
+    if (pmix != null) {
+      pmix.close();
+    }
+    if (reactor != null) {
+      reactor.close();
+    }
+  }
+
+  /** One exclusive node, the head: PRRTE's master runs there. */
+  static ObjectNode dvmJobspec(String head) {
+    ObjectNode slot = Json.object().put("type", "slot").put("count", 1).put("label", "task");
+    slot.putArray("with").addObject().put("type", "core").put("count", 1);
+    ObjectNode node = Json.object().put("type", "node").put("count", 1).put("exclusive", true);
+    node.putArray("with").add(slot);
+    ObjectNode js = Json.object().put("version", 1);
+    js.putArray("resources").add(node);
+    ObjectNode task = js.putArray("tasks").addObject().put("slot", "task");
+    task.putArray("command").add("prte");
+    task.putObject("count").put("per_slot", 1);
+    ObjectNode system = js.putObject("attributes").putObject("system");
+    system.put("duration", 0);
+    system.putObject("constraints").putArray("hostlist").add(head);
+    return js;
+  }
+
+  static String run(List<String> cmd) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+    env(pb);
+    Process p = pb.start();
+    String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IllegalStateException(cmd + ": did not end");
+    }
+    return s;
+  }
+
+  /** The tool, a process of its own: its PHASE lines. */
+  static List<String> tool(String... args) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String cp =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix(),
+                "-cp",
+                cp,
+                ToolMain.class.getName(),
+                "file:" + uriFile));
+    cmd.addAll(List.of(args));
+    String out = run(cmd);
+    System.err.println("tool " + List.of(args) + ":\n" + out);
+    return out.lines().filter(l -> l.startsWith("PHASE")).collect(Collectors.toList());
+  }
+
+  /** The nodes with a daemon, as {@code prun --map-by ppr:1:node hostname} prints them. */
+  static List<String> daemons() throws Exception {
+    String out =
+        run(
+            List.of(
+                prrte.resolve("bin/prun").toString(),
+                "--dvm-uri",
+                "file:" + uriFile,
+                "--map-by",
+                "ppr:1:node",
+                "hostname"));
+    return out.lines().map(String::strip).filter(l -> !l.isEmpty()).sorted().toList();
+  }
+
+  @Test
+  @Order(1)
+  void grow_reallocGranted_nodeListReachesPrrte_daemonStarts_successThenDvmIsReady()
+      throws Exception {
+    assertThat(daemons()).containsExactly(head);
+    List<String> phases = tool("NEW", "nodes=node1:2", "req=grow-1");
+    assertThat(phases).hasSize(2);
+    assertThat(phases.get(0)).startsWith("PHASE1 PMIX_SUCCESS").contains("pmix.alloc.id");
+    assertThat(phases.get(1)).startsWith("PHASE2 -195");
+    assertThat(daemons()).containsExactlyInAnyOrder(head, "node1");
+    assertThat(sched.grants()).hasSize(1).containsValue("node1:2");
+  }
+
+  @Test
+  @Order(2)
+  void denied_requesterGetsTheRefusal_dvmUnchanged() throws Exception {
+    List<String> phases = tool("NEW", "count=9", "req=too-big");
+    assertThat(phases).hasSize(1);
+    assertThat(phases.get(0)).startsWith("PHASE1 PMIX_ERR");
+    assertThat(daemons()).containsExactlyInAnyOrder(head, "node1");
+    assertThat(sched.grants()).hasSize(1);
+  }
+
+  @Test
+  @Order(3)
+  void release_shrinksTheDvm_requesterSeesDvmIsReady_nodesHeldNotFreedEarly() throws Exception {
+    timeline.clear();
+    List<String> phases = tool("RELEASE", "nodes=node1", "req=shrink-1");
+    assertThat(phases).hasSize(2);
+    assertThat(phases.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    assertThat(phases.get(1)).startsWith("PHASE2 -195");
+    assertThat(daemons()).containsExactly(head);
+    // D433: fluxdrm cannot observe the departure, so nothing is freed before it
+    assertThat(timeline).isEmpty();
+    assertThat(sched.held()).containsExactly("node1:2");
+    assertThat(sched.grants()).isEmpty();
+  }
+}

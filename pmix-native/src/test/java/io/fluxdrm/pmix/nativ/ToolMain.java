@@ -1,0 +1,78 @@
+package io.fluxdrm.pmix.nativ;
+
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixDataType;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.pmix.port.Event;
+import io.fluxdrm.pmix.port.StatusInfos;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A PMIx tool over the binding, as a process of its own (libpmix holds one role per process): the
+ * integration test's stand-in for a user's tool. {@code ToolMain URI DIRECTIVE KEY=VALUE...} (keys
+ * {@code nodes} = PMIX_ALLOC_NODE_LIST, {@code count} = PMIX_ALLOC_NUM_NODES, {@code id} =
+ * PMIX_ALLOC_ID, {@code req} = PMIX_ALLOC_REQ_ID) registers for PMIX_DVM_IS_READY and
+ * PMIX_ERR_DVM_MOD, makes the request and prints {@code PHASE1 STATUS INFOS}, then, after a
+ * success, {@code PHASE2 CODE} for the event (or {@code PHASE2 none} when none came within the wait
+ * given by {@code wait=SECONDS}, default 60). Exit 0 once done.
+ */
+public final class ToolMain {
+  private ToolMain() {}
+
+  public static void main(String[] args) throws Exception {
+    String uri = args[0];
+    AllocDirective d = AllocDirective.valueOf(args[1]);
+    List<Info> infos = new ArrayList<>();
+    long wait = 60;
+    for (int i = 2; i < args.length; i++) {
+      String[] kv = args[i].split("=", 2);
+      switch (kv[0]) {
+        case "nodes" -> infos.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, kv[1]));
+        case "count" -> infos.add(Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, Long.parseLong(kv[1])));
+        case "id" -> infos.add(Info.of(PmixKey.PMIX_ALLOC_ID, kv[1]));
+        case "req" -> infos.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, kv[1]));
+        case "wait" -> wait = Long.parseLong(kv[1]);
+        case "raw" -> infos.add(new Info("fluxdrm.test.unknown", PmixDataType.PMIX_INT, 1));
+        default -> throw new IllegalArgumentException("argument " + args[i]);
+      }
+    }
+    var exec = Executors.newSingleThreadExecutor();
+    PmixTool.Connected c =
+        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
+            .toCompletableFuture()
+            .get(60, TimeUnit.SECONDS);
+    DvmPort port = c.port();
+    CompletableFuture<Event> phase2 = new CompletableFuture<>();
+    port.registerEvents(
+            List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
+            phase2::complete)
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
+    System.out.println("TOOL " + c.self().nspace() + "." + c.self().rank());
+    StatusInfos r =
+        port.allocationRequest(d, infos).toCompletableFuture().get(120, TimeUnit.SECONDS);
+    System.out.println("PHASE1 " + r.status() + " " + r.infos());
+    System.out.flush();
+    if (r.succeeded()) {
+      try {
+        Event e = phase2.get(wait, TimeUnit.SECONDS);
+        System.out.println("PHASE2 " + e.status() + " " + e.infos());
+      } catch (java.util.concurrent.TimeoutException e) {
+        System.out.println("PHASE2 none");
+      }
+    }
+    System.out.flush();
+    port.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    exec.shutdown();
+    System.exit(0);
+  }
+}
