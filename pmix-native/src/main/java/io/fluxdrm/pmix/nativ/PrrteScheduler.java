@@ -6,7 +6,6 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
-import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.StatusInfos;
 import java.util.ArrayList;
@@ -17,7 +16,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,14 +44,38 @@ public final class PrrteScheduler implements SchedulerUpcalls {
 
   private final FluxScheduler.Allocator allocator;
   private final FluxScheduler.HandBack handBack;
-  private final PmixProc self;
-  private final Supplier<DvmPort> down;
+
+  /** The shrink agent (a {@link ShrinkAgent} in production, D434). */
+  public interface Shrinker {
+    /**
+     * The agent's namespace, once connected to the DVM.
+     *
+     * @return its namespace
+     */
+    CompletionStage<String> nspace();
+
+    /**
+     * Asks the DVM, as the agent, to shrink out {@code hosts}.
+     *
+     * @param reqId the request's id
+     * @param hosts bare host names
+     * @return the phase-two event's code, or the first phase's failure status
+     */
+    CompletionStage<Integer> shrink(String reqId, String hosts);
+  }
 
   /** Node lists of the grants, by {@code PMIX_ALLOC_ID}. */
   private final Map<String, String> grants = new HashMap<>();
 
-  /** Released node lists PRRTE shrank, whose departure this scheduler cannot observe. */
+  /** Released node lists whose departure the agent could not confirm: kept in Flux. */
   private final List<String> held = new ArrayList<>();
+
+  /** The agent's shrinks in flight: request id to hosts. */
+  private final Map<String, String> shrinks = new HashMap<>();
+
+  private final Shrinker shrinker;
+  private String agent;
+  private int nextShrink;
 
   private final List<String> freed = new ArrayList<>();
 
@@ -62,24 +84,34 @@ public final class PrrteScheduler implements SchedulerUpcalls {
    *
    * @param allocator the allocation side (a {@code PmixAllocator})
    * @param handBack gives released nodes back to Flux
-   * @param self this scheduler's own name (its requests come back to it)
-   * @param down its way down to the DVM
+   * @param shrinker the shrink agent, the requester of the DVM's shrinks
    */
   public PrrteScheduler(
-      FluxScheduler.Allocator allocator,
-      FluxScheduler.HandBack handBack,
-      PmixProc self,
-      Supplier<DvmPort> down) {
+      FluxScheduler.Allocator allocator, FluxScheduler.HandBack handBack, Shrinker shrinker) {
     this.allocator = Objects.requireNonNull(allocator, "allocator");
     this.handBack = Objects.requireNonNull(handBack, "handBack");
-    this.self = Objects.requireNonNull(self, "self");
-    this.down = Objects.requireNonNull(down, "down");
+    this.shrinker = Objects.requireNonNull(shrinker, "shrinker");
   }
 
   @Override
   public CompletionStage<StatusInfos> allocate(
       PmixProc requester, AllocDirective directive, List<Info> infos) {
     List<Info> own = infos.stream().filter(i -> !i.key().equals(PmixKey.PMIX_REQUESTOR)).toList();
+    if (requester.nspace().equals(agent)) {
+      // the agent's shrink, forwarded back by PRRTE: Flux granted it already
+      Optional<String> reqId = string(own, PmixKey.PMIX_ALLOC_REQ_ID);
+      String hosts = reqId.map(shrinks::get).orElse(null);
+      if (directive != AllocDirective.RELEASE || hosts == null) {
+        LOG.warn("{} from the shrink agent, not one of its shrinks: refused", directive);
+        return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
+      }
+      return CompletableFuture.completedFuture(
+          new StatusInfos(
+              PmixStatus.PMIX_SUCCESS,
+              List.of(
+                  Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts),
+                  Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId.get()))));
+    }
     return allocator
         .request(directive, own)
         .thenCompose(
@@ -121,23 +153,54 @@ public final class PrrteScheduler implements SchedulerUpcalls {
       return CompletableFuture.completedFuture(granted);
     }
     String list = nodes.get();
-    // the node list and no PMIX_ALLOC_ID: PRRTE then runs a shrink campaign (an ALLOC_ID would
-    // tear the reservation down without one) and tells the requester PMIX_DVM_IS_READY once the
-    // daemons left. It tells nobody else, and refuses allocation requests from a library hosted
-    // by the scheduler, so the nodes stay held in Flux rather than freed early (D433)
     // a release names hosts: PRRTE matches "host", not "host:slots", against its pool
     String hosts =
         java.util.Arrays.stream(list.split(","))
             .map(e -> e.contains(":") ? e.substring(0, e.lastIndexOf(':')) : e)
             .collect(java.util.stream.Collectors.joining(","));
+    // the node list and no PMIX_ALLOC_ID: PRRTE then runs a shrink campaign (an ALLOC_ID would
+    // tear the reservation down without one)
     List<Info> answer = new ArrayList<>();
     answer.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts));
     string(request, PmixKey.PMIX_ALLOC_REQ_ID)
         .ifPresent(r -> answer.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, r)));
-    held.add(list);
+    StatusInfos success = new StatusInfos(PmixStatus.PMIX_SUCCESS, answer);
     grants.values().removeIf(list::equals);
-    LOG.info("release of {}: granted by Flux, PRRTE shrinks; held until the DVM's job ends", list);
-    return CompletableFuture.completedFuture(new StatusInfos(PmixStatus.PMIX_SUCCESS, answer));
+    String reqId = "fluxdrm-shrink-" + (++nextShrink);
+    LOG.info("release of {}: granted by Flux; shrink {} through the agent", list, reqId);
+    CompletableFuture<StatusInfos> out = new CompletableFuture<>();
+    shrinker
+        .nspace()
+        .thenCompose(
+            ns -> {
+              agent = ns;
+              shrinks.put(reqId, hosts);
+              return shrinker.shrink(reqId, hosts);
+            })
+        .whenComplete(
+            (code, err) -> {
+              shrinks.remove(reqId);
+              if (err != null || code != PmixStatus.PMIX_DVM_IS_READY.code()) {
+                // D434: not known to be gone, so not freed; PRRTE shrinks for the requester
+                LOG.warn(
+                    "shrink {} of {}: {}; the nodes stay held in Flux",
+                    reqId,
+                    hosts,
+                    err != null ? err.getMessage() : "event " + code);
+                held.add(list);
+                out.complete(success);
+                return;
+              }
+              LOG.info("shrink {}: the daemons of {} left; sched.free final: false", reqId, hosts);
+              handBack
+                  .released(list)
+                  .whenComplete(
+                      (v, e2) -> {
+                        freed.add(list);
+                        out.complete(success);
+                      });
+            });
+    return out;
   }
 
   @Override
