@@ -29,7 +29,8 @@ public final class NativeSchedulerProvider implements PmixSchedulerProvider {
       Duration timeout)
       throws Exception {
     ShrinkAgent agent = new ShrinkAgent(dvmUri, System.getProperty("java.class.path"), loop);
-    PrrteScheduler sched = new PrrteScheduler(allocator, handBack, agent);
+    PmixScheduler[] up = new PmixScheduler[1];
+    PrrteScheduler sched = new PrrteScheduler(allocator, handBack, agent, () -> up[0].port());
     PmixScheduler pmix;
     try {
       pmix =
@@ -39,6 +40,7 @@ public final class NativeSchedulerProvider implements PmixSchedulerProvider {
     } catch (ExecutionException e) {
       throw new PmixNativeException(e.getCause().getMessage(), e.getCause());
     }
+    up[0] = pmix;
     PmixScheduler p = pmix;
     return () -> {
       agent.close();

@@ -137,7 +137,9 @@ public final class PmixScheduler implements AutoCloseable {
   }
 
   private Void attach() {
-    List<Info> infos = PmixCalls.connectInfos(dvmUri, timeout);
+    List<Info> infos = new java.util.ArrayList<>(PmixCalls.connectInfos(dvmUri, timeout));
+    // the DVM becomes the server the scheduler's own requests go to
+    infos.add(Info.of(PmixKey.PMIX_PRIMARY_SERVER, true));
     try (Arena arena = Arena.ofConfined()) {
       MemorySegment me = NativeInfos.proc(arena, self);
       MemorySegment server = arena.allocate(Layouts.PROC);

@@ -2,10 +2,12 @@ package io.fluxdrm.pmix.nativ;
 
 import io.fluxdrm.bridge.dvm.FluxScheduler;
 import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.StatusInfos;
 import java.util.ArrayList;
@@ -16,6 +18,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,15 +30,21 @@ import org.slf4j.LoggerFactory;
  * the grant's {@code PMIX_ALLOC_ID} and {@code PMIX_ALLOC_NODE_LIST} go to PRRTE as they are; a
  * refusal is its status and leaves the DVM unchanged.
  *
- * <p>A RELEASE is granted by Flux first ({@code spec_sub}); then, because PRRTE tells only the
- * requester of a shrink that its daemons left ({@code PMIX_DVM_IS_READY}), the scheduler makes the
- * shrink itself: its own {@code PMIx_Allocation_request(RELEASE, nodes)} through its way down,
- * which PRRTE forwards back to this scheduler (recognised by its own namespace and answered with
- * the node list at once), after which PRRTE's shrink campaign sends {@code PMIX_DVM_IS_READY} to
- * the scheduler. Only then are the nodes handed back ({@code sched.free final: false}) and the
- * original requester answered. {@code PMIX_SESSION_COMPLETE} hands back the nodes of the session it
- * names. Other forwarded session controls are answered {@code PMIX_ERR_NOT_SUPPORTED}, as in {@link
- * FluxScheduler}.
+ * <p>A RELEASE is granted by Flux first ({@code spec_sub}). PRRTE tells only the requester of a
+ * shrink that its daemons left ({@code PMIX_DVM_IS_READY}), and libpmix refuses allocation requests
+ * from a process it hosts as scheduler, so the shrink is asked for by the scheduler's {@link
+ * Shrinker}, a tool process of its own (D434): PRRTE forwards its RELEASE back here (recognised by
+ * the agent's namespace and request id, answered with the hosts), shrinks, and tells the agent when
+ * the daemons left; only then are the nodes handed back ({@code sched.free final: false}) and the
+ * original requester answered (its own release then finds no daemon left: SUCCESS, no second
+ * event). When the agent cannot confirm the departure the nodes stay held in Flux ({@link
+ * #held()}), never freed early.
+ *
+ * <p>Sessions (D436): {@link #instantiate} makes a session of a grant PRRTE holds, with an
+ * application; a session control PRRTE forwards from a tool for such a session is executed as the
+ * scheduler's own and its answer returned (others are answered {@code PMIX_ERR_NOT_SUPPORTED}, as
+ * in {@link FluxScheduler}); its {@code PMIX_SESSION_COMPLETE} shrinks the grant's nodes out
+ * through the agent and hands them back.
  *
  * <p>No lock: everything runs on the reactor (the upcalls and the port complete there).
  */
@@ -74,6 +83,9 @@ public final class PrrteScheduler implements SchedulerUpcalls {
   private final Map<String, String> shrinks = new HashMap<>();
 
   private final Shrinker shrinker;
+  private final Supplier<DvmPort> down;
+  private final Map<Long, String> sessions = new HashMap<>();
+  private final List<List<Info>> completes = new ArrayList<>();
   private String agent;
   private int nextShrink;
 
@@ -85,12 +97,17 @@ public final class PrrteScheduler implements SchedulerUpcalls {
    * @param allocator the allocation side (a {@code PmixAllocator})
    * @param handBack gives released nodes back to Flux
    * @param shrinker the shrink agent, the requester of the DVM's shrinks
+   * @param down the scheduler's own way down to the DVM (its session controls)
    */
   public PrrteScheduler(
-      FluxScheduler.Allocator allocator, FluxScheduler.HandBack handBack, Shrinker shrinker) {
+      FluxScheduler.Allocator allocator,
+      FluxScheduler.HandBack handBack,
+      Shrinker shrinker,
+      Supplier<DvmPort> down) {
     this.allocator = Objects.requireNonNull(allocator, "allocator");
     this.handBack = Objects.requireNonNull(handBack, "handBack");
     this.shrinker = Objects.requireNonNull(shrinker, "shrinker");
+    this.down = Objects.requireNonNull(down, "down");
   }
 
   @Override
@@ -154,10 +171,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
     }
     String list = nodes.get();
     // a release names hosts: PRRTE matches "host", not "host:slots", against its pool
-    String hosts =
-        java.util.Arrays.stream(list.split(","))
-            .map(e -> e.contains(":") ? e.substring(0, e.lastIndexOf(':')) : e)
-            .collect(java.util.stream.Collectors.joining(","));
+    String hosts = hosts(list);
     // the node list and no PMIX_ALLOC_ID: PRRTE then runs a shrink campaign (an ALLOC_ID would
     // tear the reservation down without one)
     List<Info> answer = new ArrayList<>();
@@ -166,9 +180,20 @@ public final class PrrteScheduler implements SchedulerUpcalls {
         .ifPresent(r -> answer.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, r)));
     StatusInfos success = new StatusInfos(PmixStatus.PMIX_SUCCESS, answer);
     grants.values().removeIf(list::equals);
+    return shrinkThenFree(list, hosts).thenApply(freedNow -> success);
+  }
+
+  /**
+   * Has the agent shrink {@code hosts} out of the DVM and, once PRRTE reported their daemons gone,
+   * hands {@code list} back to Flux ({@code sched.free final: false}); when the departure is not
+   * confirmed the nodes stay held (D434).
+   *
+   * @return whether the nodes were handed back; never fails
+   */
+  private CompletionStage<Boolean> shrinkThenFree(String list, String hosts) {
     String reqId = "fluxdrm-shrink-" + (++nextShrink);
-    LOG.info("release of {}: granted by Flux; shrink {} through the agent", list, reqId);
-    CompletableFuture<StatusInfos> out = new CompletableFuture<>();
+    LOG.info("{}: shrink {} through the agent", list, reqId);
+    CompletableFuture<Boolean> out = new CompletableFuture<>();
     shrinker
         .nspace()
         .thenCompose(
@@ -181,14 +206,13 @@ public final class PrrteScheduler implements SchedulerUpcalls {
             (code, err) -> {
               shrinks.remove(reqId);
               if (err != null || code != PmixStatus.PMIX_DVM_IS_READY.code()) {
-                // D434: not known to be gone, so not freed; PRRTE shrinks for the requester
                 LOG.warn(
                     "shrink {} of {}: {}; the nodes stay held in Flux",
                     reqId,
                     hosts,
                     err != null ? err.getMessage() : "event " + code);
                 held.add(list);
-                out.complete(success);
+                out.complete(false);
                 return;
               }
               LOG.info("shrink {}: the daemons of {} left; sched.free final: false", reqId, hosts);
@@ -197,10 +221,56 @@ public final class PrrteScheduler implements SchedulerUpcalls {
                   .whenComplete(
                       (v, e2) -> {
                         freed.add(list);
-                        out.complete(success);
+                        out.complete(true);
                       });
             });
     return out;
+  }
+
+  private static String hosts(String list) {
+    return java.util.Arrays.stream(list.split(","))
+        .map(e -> e.contains(":") ? e.substring(0, e.lastIndexOf(':')) : e)
+        .collect(java.util.stream.Collectors.joining(","));
+  }
+
+  /**
+   * Instantiates a session of the DVM on the nodes of a grant PRRTE holds, with an application
+   * ({@code PMIx_Session_control(id, {INSTANTIATE, PMIX_ALLOC_NODE_LIST, PMIX_ALLOC_ID,
+   * PMIX_SESSION_APP})}, spec/pmix/SUMMARY §1 "Scheduler → RTE sessions"). When PRRTE later sends
+   * {@code PMIX_SESSION_COMPLETE} for it, its nodes leave the DVM and go back to Flux.
+   *
+   * @param sessionId the session's id
+   * @param allocId the grant's {@code PMIX_ALLOC_ID}
+   * @param app what runs in it
+   * @return PRRTE's answer ({@code PMIX_ERR_NOT_FOUND} for a grant it does not hold)
+   */
+  public CompletionStage<StatusInfos> instantiate(long sessionId, String allocId, App app) {
+    String nodes = grants.get(allocId);
+    if (nodes == null) {
+      return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_FOUND));
+    }
+    List<Info> d =
+        List.of(
+            Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
+            Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodes),
+            Info.of(PmixKey.PMIX_ALLOC_ID, allocId),
+            Info.of(PmixKey.PMIX_SESSION_APP, List.of(app)));
+    LOG.info("session {}: INSTANTIATE on {} ({}): {}", sessionId, nodes, allocId, app.argv());
+    return down.get()
+        .sessionControl(sessionId, d)
+        .thenApply(
+            s -> {
+              if (s.succeeded()) {
+                sessions.put(sessionId, allocId);
+              }
+              LOG.info("session {}: {} {}", sessionId, s.status(), s.infos());
+              return s;
+            });
+  }
+
+  /** The sessions this scheduler instantiated and PRRTE has not completed, to their grant. */
+  public Map<Long, String> sessions() {
+    return Map.copyOf(sessions);
   }
 
   @Override
@@ -209,17 +279,40 @@ public final class PrrteScheduler implements SchedulerUpcalls {
     if (directives.stream()
         .anyMatch(
             i -> i.key().equals(PmixKey.PMIX_SESSION_COMPLETE) && Boolean.TRUE.equals(i.value()))) {
-      Optional<String> id = string(directives, PmixKey.PMIX_ALLOC_ID);
-      String nodes = id.map(grants::remove).orElse(null);
-      LOG.info("session {} complete ({}): {}", sessionId, id.orElse("no alloc id"), nodes);
+      String allocId =
+          string(directives, PmixKey.PMIX_ALLOC_ID)
+              .filter(grants::containsKey)
+              .orElse(sessions.get(sessionId));
+      sessions.remove(sessionId);
+      completes.add(List.copyOf(directives));
+      String nodes = allocId == null ? null : grants.remove(allocId);
+      LOG.info("session {} complete ({}): {}", sessionId, allocId, nodes == null ? "-" : nodes);
       if (nodes != null) {
-        freed.add(nodes);
-        return handBack.released(nodes).thenApply(v -> StatusInfos.of(PmixStatus.PMIX_SUCCESS));
+        // its nodes leave the DVM, then go back to Flux; PRRTE need not wait for that
+        shrinkThenFree(nodes, hosts(nodes));
       }
       return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_SUCCESS));
     }
+    if (sessions.containsKey(sessionId)) {
+      // a session this scheduler instantiated: it decides, and PRRTE executes its own request
+      LOG.info(
+          "session control {} from {}: {}, executed as the scheduler's",
+          sessionId,
+          requester.nspace(),
+          directives);
+      // without the requester: PRRTE honours PMIX_REQUESTOR and would check the tool's rights
+      return down.get()
+          .sessionControl(
+              sessionId,
+              directives.stream().filter(i -> !i.key().equals(PmixKey.PMIX_REQUESTOR)).toList());
+    }
     LOG.info("session control {} from {}: PMIX_ERR_NOT_SUPPORTED", sessionId, requester.nspace());
     return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
+  }
+
+  /** The {@code PMIX_SESSION_COMPLETE} notices received, in order. */
+  public List<List<Info>> completes() {
+    return List.copyOf(completes);
   }
 
   /** Released node lists still held in Flux (their daemons' departure is not observable). */

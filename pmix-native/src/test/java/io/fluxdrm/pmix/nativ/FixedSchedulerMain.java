@@ -55,7 +55,28 @@ public final class FixedSchedulerMain {
             .toCompletableFuture()
             .get(60, TimeUnit.SECONDS);
     System.out.println("READY");
-    Thread.sleep(Long.MAX_VALUE);
+    java.io.BufferedReader in =
+        new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+    String line;
+    while ((line = in.readLine()) != null) {
+      String[] w = line.split(" ");
+      List<Info> d = new java.util.ArrayList<>();
+      d.add(Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true));
+      d.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, w[1]));
+      if (w.length > 2) {
+        d.add(
+            Info.of(
+                PmixKey.PMIX_SESSION_APP,
+                List.of(
+                    new io.fluxdrm.pmix.App(w[2], List.of(w).subList(2, w.length), 1, List.of()))));
+      }
+      System.out.println(
+          "INST "
+              + s.port()
+                  .sessionControl(Long.parseLong(w[0]), d)
+                  .toCompletableFuture()
+                  .get(60, TimeUnit.SECONDS));
+    }
     s.close();
   }
 }

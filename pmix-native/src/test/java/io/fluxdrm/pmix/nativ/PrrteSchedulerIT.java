@@ -70,6 +70,10 @@ class PrrteSchedulerIT {
   private static Process prte;
   private static ShrinkAgent agent;
 
+  /** Completes when a node list was handed back to Flux. */
+  private static final Map<String, CompletableFuture<Void>> freedNodes =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   /** What happened, in order, on the reactor: the scheduler's frees and its shrink events. */
   private static final List<String> timeline = new CopyOnWriteArrayList<>();
 
@@ -142,7 +146,13 @@ class PrrteSchedulerIT {
           @Override
           public CompletionStage<Void> released(String nodeList) {
             timeline.add("daemons gone: " + nodeList);
-            return allocator.released(nodeList);
+            return allocator
+                .released(nodeList)
+                .thenRun(
+                    () ->
+                        freedNodes
+                            .computeIfAbsent(nodeList, k -> new CompletableFuture<>())
+                            .complete(null));
           }
         };
     agent =
@@ -150,12 +160,14 @@ class PrrteSchedulerIT {
             "file:" + uriFile,
             System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
             reactor::execute);
-    sched = new PrrteScheduler(allocator::allocationRequest, handBack, agent);
+    PmixScheduler[] up = new PmixScheduler[1];
+    sched = new PrrteScheduler(allocator::allocationRequest, handBack, agent, () -> up[0].port());
     pmix =
         PmixScheduler.start(
                 self, sched, "file:" + uriFile, Duration.ofSeconds(30), reactor::execute)
             .toCompletableFuture()
             .get(60, TimeUnit.SECONDS);
+    up[0] = pmix;
 
     // then the DVM, elastic, with ras/pmix forwarding to us
     Path hosts = dir.resolve("hosts");
@@ -341,5 +353,95 @@ class PrrteSchedulerIT {
     assertThat(sched.freed()).containsExactly("node1:2");
     assertThat(sched.held()).isEmpty();
     assertThat(sched.grants()).isEmpty();
+  }
+
+  /**
+   * The state letter of {@code /proc/PID/stat} ({@code T} stopped, {@code S}/{@code R} running).
+   */
+  static char state(long pid) throws Exception {
+    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    return stat.charAt(stat.lastIndexOf(')') + 2);
+  }
+
+  /**
+   * Waits until the process reaches a state (a signal is delivered after PRRTE's answer, by its
+   * daemon); the deadline is the last guard only.
+   */
+  static void awaitState(long pid, String states) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (states.indexOf(state(pid)) < 0) {
+      assertThat(System.nanoTime()).as("pid %d reaches %s", pid, states).isLessThan(deadline);
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+  }
+
+  static List<Long> pids(String pattern) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder("pgrep", "-f", pattern).redirectErrorStream(true);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor(30, TimeUnit.SECONDS);
+    return out.lines().map(String::strip).filter(l -> !l.isEmpty()).map(Long::parseLong).toList();
+  }
+
+  @Test
+  @Order(4)
+  void session_instantiatePauseResumeTerminate_completeReachesFluxdrm_nodesFreed()
+      throws Exception {
+    List<String> grow = tool("NEW", "nodes=node2:2", "req=grow-2");
+    assertThat(grow.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    assertThat(daemons()).containsExactlyInAnyOrder(head, "node2");
+    String allocId =
+        sched.grants().entrySet().stream()
+            .filter(e -> e.getValue().equals("node2:2"))
+            .map(Map.Entry::getKey)
+            .findFirst()
+            .orElseThrow();
+    // INSTANTIATE of a session on the grant's node, with an app
+    io.fluxdrm.pmix.port.StatusInfos inst =
+        reactor
+            .submit(
+                () ->
+                    sched
+                        .instantiate(
+                            60,
+                            allocId,
+                            new io.fluxdrm.pmix.App(
+                                "/bin/sleep", List.of("/bin/sleep", "3171"), 1, List.of()))
+                        .toCompletableFuture())
+            .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(inst.status()).isEqualTo(io.fluxdrm.pmix.PmixStatus.PMIX_SUCCESS);
+    List<Long> pids = pids("sleep 3171");
+    assertThat(pids).hasSize(1);
+    long pid = pids.get(0);
+    // a tool's PAUSE, forwarded by PRRTE to fluxdrm, executed as the scheduler's
+    List<String> pause = tool("SESSION", "60", "PAUSE");
+    assertThat(pause.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    awaitState(pid, "T");
+    List<String> resume = tool("SESSION", "60", "RESUME");
+    assertThat(resume.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    awaitState(pid, "SR");
+    // TERMINATE from fluxdrm: PRRTE ends the app, then sends SESSION_COMPLETE to fluxdrm, which
+    // shrinks node2 out and frees it
+    CompletableFuture<Void> freed =
+        freedNodes.computeIfAbsent("node2:2", k -> new CompletableFuture<>());
+    io.fluxdrm.pmix.port.StatusInfos term =
+        reactor
+            .submit(
+                () ->
+                    pmix.port()
+                        .sessionControl(
+                            60,
+                            List.of(
+                                io.fluxdrm.pmix.Info.of(
+                                    io.fluxdrm.pmix.PmixKey.PMIX_SESSION_TERMINATE, true)))
+                        .toCompletableFuture())
+            .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(term.status()).isEqualTo(io.fluxdrm.pmix.PmixStatus.PMIX_SUCCESS);
+    freed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(sched.completes()).hasSize(1);
+    assertThat(sched.sessions()).isEmpty();
+    assertThat(pids("sleep 3171")).isEmpty();
+    assertThat(daemons()).containsExactly(head);
   }
 }

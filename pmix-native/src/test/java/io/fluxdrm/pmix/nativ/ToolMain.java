@@ -28,8 +28,38 @@ import java.util.concurrent.TimeUnit;
 public final class ToolMain {
   private ToolMain() {}
 
+  /** {@code ToolMain URI SESSION ID PAUSE|RESUME|TERMINATE}: prints {@code PHASE1 STATUS INFOS}. */
+  static void session(String uri, long id, String directive) throws Exception {
+    var exec = Executors.newSingleThreadExecutor();
+    PmixTool.Connected c =
+        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
+            .toCompletableFuture()
+            .get(60, TimeUnit.SECONDS);
+    String key =
+        switch (directive) {
+          case "PAUSE" -> PmixKey.PMIX_SESSION_PAUSE;
+          case "RESUME" -> PmixKey.PMIX_SESSION_RESUME;
+          case "TERMINATE" -> PmixKey.PMIX_SESSION_TERMINATE;
+          default -> throw new IllegalArgumentException("directive " + directive);
+        };
+    StatusInfos r =
+        c.port()
+            .sessionControl(id, List.of(Info.of(key, true)))
+            .toCompletableFuture()
+            .get(120, TimeUnit.SECONDS);
+    System.out.println("PHASE1 " + r.status() + " " + r.infos());
+    System.out.flush();
+    c.port().disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    exec.shutdown();
+    System.exit(0);
+  }
+
   public static void main(String[] args) throws Exception {
     String uri = args[0];
+    if (args[1].equals("SESSION")) {
+      session(uri, Long.parseLong(args[2]), args[3]);
+      return;
+    }
     AllocDirective d = AllocDirective.valueOf(args[1]);
     List<Info> infos = new ArrayList<>();
     long wait = 60;
