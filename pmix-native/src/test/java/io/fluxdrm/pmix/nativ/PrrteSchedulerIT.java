@@ -444,4 +444,90 @@ class PrrteSchedulerIT {
     assertThat(pids("sleep 3171")).isEmpty();
     assertThat(daemons()).containsExactly(head);
   }
+
+  /** This JVM's resident set, in kB ({@code VmRSS} of {@code /proc/self/status}). */
+  static long rssKb() throws Exception {
+    for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (l.startsWith("VmRSS:")) {
+        return Long.parseLong(l.replaceAll("[^0-9]", ""));
+      }
+    }
+    throw new IllegalStateException("no VmRSS");
+  }
+
+  /**
+   * Issue 16: memory handed to libpmix is released exactly once. A tool grows and shrinks the DVM
+   * {@code fluxdrm.prrte.cycles} times (default 200) through this scheduler; every cycle succeeds,
+   * every callback token and every answer's memory is released (the binding's own counters, exact),
+   * and the scheduler's resident set after the cycles is within a bound of what it was after the
+   * first 20 (printed, for the record).
+   */
+  @Test
+  @Order(5)
+  void manyCycles_everyAnswerReleased_noGrowthOfTheResidentSet() throws Exception {
+    int cycles = Integer.getInteger("fluxdrm.prrte.cycles", 200);
+    int freedBefore = sched.freed().size();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String cp =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix(),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp",
+                cp,
+                ToolMain.class.getName(),
+                "file:" + uriFile,
+                "LOOP",
+                Integer.toString(cycles),
+                "node3")
+            .directory(dir.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
+    env(pb);
+    Process p = pb.start();
+    long warm = 0;
+    int seen = 0;
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null) {
+        if (line.startsWith("CYCLE ")) {
+          seen++;
+          assertThat(line)
+              .as("cycle %d", seen)
+              .isEqualTo("CYCLE " + seen + " PMIX_SUCCESS -195 PMIX_SUCCESS");
+          if (seen == Math.min(20, cycles)) {
+            System.gc();
+            warm = rssKb();
+          }
+        }
+      }
+    }
+    assertThat(p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(seen).isEqualTo(cycles);
+    System.gc();
+    long end = rssKb();
+    System.err.printf(
+        "RSS of the scheduler's JVM: %d kB after %d cycles, %d kB after %d%n",
+        warm, Math.min(20, cycles), end, cycles);
+    assertThat(sched.freed().size() - freedBefore).isEqualTo(cycles);
+    assertThat(sched.held()).isEmpty();
+    CompletableFuture<long[]> counts =
+        reactor.submit(
+            () ->
+                CompletableFuture.completedFuture(
+                    new long[] {
+                      pmix.module().outstanding(),
+                      pmix.module().openAnswers(),
+                      Callbacks.outstanding()
+                    }));
+    long[] c = counts.get(30, TimeUnit.SECONDS);
+    assertThat(c[0]).as("requests not answered").isZero();
+    assertThat(c[1]).as("answers libpmix has not released").isZero();
+    assertThat(c[2]).as("callbacks outstanding").isZero();
+    assertThat(end - warm).as("RSS growth in kB").isLessThan(64 * 1024);
+    assertThat(daemons()).containsExactly(head);
+  }
 }

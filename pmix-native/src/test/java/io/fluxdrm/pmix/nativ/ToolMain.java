@@ -28,6 +28,63 @@ import java.util.concurrent.TimeUnit;
 public final class ToolMain {
   private ToolMain() {}
 
+  /**
+   * {@code ToolMain URI LOOP N HOST}: N times, grows the DVM by HOST ({@code NEW} of {@code
+   * HOST:2}) and waits for its phase two, then releases it; prints {@code CYCLE I STATUS STATUS
+   * STATUS} (grow, its event, release) per cycle and {@code LOOP N} at the end. One connection, one
+   * event registration, events matched by request id.
+   */
+  static void loop(String uri, int n, String host) throws Exception {
+    var exec = Executors.newSingleThreadExecutor();
+    PmixTool.Connected c =
+        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
+            .toCompletableFuture()
+            .get(60, TimeUnit.SECONDS);
+    DvmPort port = c.port();
+    java.util.Map<String, CompletableFuture<Event>> phase2 =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    port.registerEvents(
+            List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
+            e ->
+                e.infos().stream()
+                    .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID))
+                    .map(Info::stringValue)
+                    .findFirst()
+                    .ifPresent(
+                        r -> phase2.computeIfAbsent(r, k -> new CompletableFuture<>()).complete(e)))
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
+    for (int i = 1; i <= n; i++) {
+      String g = "loop-grow-" + i;
+      CompletableFuture<Event> ev = phase2.computeIfAbsent(g, k -> new CompletableFuture<>());
+      StatusInfos grow =
+          port.allocationRequest(
+                  AllocDirective.NEW,
+                  List.of(
+                      Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, host + ":2"),
+                      Info.of(PmixKey.PMIX_ALLOC_REQ_ID, g)))
+              .toCompletableFuture()
+              .get(120, TimeUnit.SECONDS);
+      int event = grow.succeeded() ? ev.get(120, TimeUnit.SECONDS).status() : 0;
+      phase2.remove(g);
+      StatusInfos rel =
+          port.allocationRequest(
+                  AllocDirective.RELEASE,
+                  List.of(
+                      Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, host),
+                      Info.of(PmixKey.PMIX_ALLOC_REQ_ID, "loop-release-" + i)))
+              .toCompletableFuture()
+              .get(120, TimeUnit.SECONDS);
+      System.out.println("CYCLE " + i + " " + grow.status() + " " + event + " " + rel.status());
+      System.out.flush();
+    }
+    System.out.println("LOOP " + n);
+    System.out.flush();
+    port.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    exec.shutdown();
+    System.exit(0);
+  }
+
   /** {@code ToolMain URI SESSION ID PAUSE|RESUME|TERMINATE}: prints {@code PHASE1 STATUS INFOS}. */
   static void session(String uri, long id, String directive) throws Exception {
     var exec = Executors.newSingleThreadExecutor();
@@ -56,6 +113,10 @@ public final class ToolMain {
 
   public static void main(String[] args) throws Exception {
     String uri = args[0];
+    if (args[1].equals("LOOP")) {
+      loop(uri, Integer.parseInt(args[2]), args[3]);
+      return;
+    }
     if (args[1].equals("SESSION")) {
       session(uri, Long.parseLong(args[2]), args[3]);
       return;
