@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -77,21 +78,44 @@ class PrrteSchedulerIT {
   /** What happened, in order, on the reactor: the scheduler's frees and its shrink events. */
   private static final List<String> timeline = new CopyOnWriteArrayList<>();
 
+  /** Why the peer cannot run here, reported by every test as its skip reason; null when it can. */
+  private static String skipped;
+
   @BeforeAll
   static void start() throws Exception {
+    try {
+      needPeer();
+    } catch (org.opentest4j.TestAbortedException e) {
+      skipped = e.getMessage().replaceFirst("^Assumption failed: ", "");
+      return;
+    }
+    startPeer();
+  }
+
+  @BeforeEach
+  void peerHere() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(skipped == null, skipped);
+  }
+
+  private static Path fakessh;
+
+  static void needPeer() throws Exception {
     Peer.needLibrary();
     prrte = Peer.prrtePrefix();
     Peer.need(
         Files.isExecutable(prrte.resolve("bin/prte")),
         prrte.resolve("bin/prte")
             + " is missing (build the peer: ../shared/tools/build-prrte-peer)");
-    Path fakessh =
+    fakessh =
         Path.of(System.getProperty("fluxdrm.shared.tools", "../../shared/tools"))
             .resolve("fakessh");
     Peer.need(Files.isExecutable(fakessh), fakessh + " is missing (../shared/tools/fakessh)");
     Peer.need(
         "0".equals(Peer.run(List.of("id", "-u"), dir).strip()),
         "not root (fakessh puts each node in a UTS namespace of its own)");
+  }
+
+  static void startPeer() throws Exception {
     head = Peer.run(List.of("hostname"), dir).strip();
     uriFile = dir.resolve("dvm.uri");
 
