@@ -357,10 +357,16 @@ class PrrteSchedulerIT {
 
   @Test
   @Order(2)
-  void denied_requesterGetsTheRefusal_dvmUnchanged() throws Exception {
+  void deniedOrUnknownKey_requesterGetsTheRefusal_dvmUnchanged() throws Exception {
     List<String> phases = tool("NEW", "count=9", "req=too-big");
     assertThat(phases).hasSize(1);
     assertThat(phases.get(0)).startsWith("PHASE1 PMIX_ERR");
+    assertThat(daemons()).containsExactlyInAnyOrder(head, "node1");
+    assertThat(sched.grants()).hasSize(1);
+    // a key the translation does not know, through PRRTE: refused, not ignored, nothing changes
+    List<String> unknown = tool("NEW", "nodes=node3:2", "raw", "req=unknown-key");
+    assertThat(unknown).hasSize(1);
+    assertThat(unknown.get(0)).startsWith("PHASE1 PMIX_ERR_NOT_SUPPORTED");
     assertThat(daemons()).containsExactlyInAnyOrder(head, "node1");
     assertThat(sched.grants()).hasSize(1);
   }

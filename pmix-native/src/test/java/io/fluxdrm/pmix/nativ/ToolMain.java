@@ -20,10 +20,11 @@ import java.util.concurrent.TimeUnit;
  * A PMIx tool over the binding, as a process of its own (libpmix holds one role per process): the
  * integration test's stand-in for a user's tool. {@code ToolMain URI DIRECTIVE KEY=VALUE...} (keys
  * {@code nodes} = PMIX_ALLOC_NODE_LIST, {@code count} = PMIX_ALLOC_NUM_NODES, {@code id} =
- * PMIX_ALLOC_ID, {@code req} = PMIX_ALLOC_REQ_ID) registers for PMIX_DVM_IS_READY and
- * PMIX_ERR_DVM_MOD, makes the request and prints {@code PHASE1 STATUS INFOS}, then, after a
- * success, {@code PHASE2 CODE} for the event (or {@code PHASE2 none} when none came within the wait
- * given by {@code wait=SECONDS}, default 60). Exit 0 once done.
+ * PMIX_ALLOC_ID, {@code req} = PMIX_ALLOC_REQ_ID; {@code raw} adds {@code fluxdrm.test.unknown}, a
+ * key no one knows) registers for PMIX_DVM_IS_READY and PMIX_ERR_DVM_MOD, makes the request and
+ * prints {@code PHASE1 STATUS INFOS}, then, after a success, {@code PHASE2 CODE} for the event (or
+ * {@code PHASE2 none} when none came within the wait given by {@code wait=SECONDS}, default 60).
+ * Exit 0 once done.
  */
 public final class ToolMain {
   private ToolMain() {}
