@@ -34,7 +34,9 @@ import picocli.CommandLine.Option;
       "Logs one line per job event on stderr; stops cleanly on SIGINT or SIGTERM",
       "(exit status 130 or 143); a usage error exits 2, a failure to start 1.",
       "With --dvm, also the scheduler of a running 'fluxdrm dvm': its allocation requests become",
-      "sched.realloc of the DVM's job, each grant a session control INSTANTIATE or EXTEND."
+      "sched.realloc of the DVM's job, each grant a session control INSTANTIATE or EXTEND.",
+      "With --pmix-scheduler --dvm-uri file:PATH, the PMIx scheduler of a PRRTE DVM instead",
+      "(JDK 22+ and the pmix-native module; start it before prte, docs/prrte.md)."
     })
 final class BridgeCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeCommand.class);
@@ -90,6 +92,29 @@ final class BridgeCommand implements Callable<Integer> {
               + " restarted DVM is attached again (decision D377)")
   String dvm;
 
+  @Option(
+      names = "--pmix-scheduler",
+      description =
+          "Be the PMIx scheduler of a PRRTE DVM (JDK 22+ and the pmix-native module): start this"
+              + " first, then prte --prtemca ras_pmix_system_scheduler 1 --prtemca"
+              + " prte_elastic_mode 1 --report-uri FILE (docs/prrte.md)")
+  boolean pmixScheduler;
+
+  @Option(
+      names = "--dvm-uri",
+      paramLabel = "URI",
+      description =
+          "With --pmix-scheduler: the DVM's URI, or file:PATH of the file prte --report-uri writes")
+  String dvmUriArg;
+
+  @Option(
+      names = "--dvm-host",
+      paramLabel = "HOST",
+      description =
+          "With --pmix-scheduler: the node prte runs on, which the DVM's job holds (default: this"
+              + " host's name)")
+  String dvmHost;
+
   @Override
   public Integer call() throws InterruptedException {
     String uri = uri();
@@ -101,6 +126,26 @@ final class BridgeCommand implements Callable<Integer> {
     if (Files.exists(stateDir) && !Files.isDirectory(stateDir)) {
       throw new CliError(
           "--state-dir: " + stateDir + ": not a directory (expected: a directory for eventlogs)",
+          EXIT_USAGE);
+    }
+    io.fluxdrm.bridge.dvm.PmixSchedulerProvider provider = null;
+    if (pmixScheduler) {
+      if (dvm != null) {
+        throw new CliError(
+            "--pmix-scheduler: not with --dvm (expected: one DVM, PRRTE or fluxdrm dvm)",
+            EXIT_USAGE);
+      }
+      if (dvmUriArg == null || dvmUriArg.isBlank()) {
+        throw new CliError(
+            "--dvm-uri: missing (expected: with --pmix-scheduler, file:PATH of prte --report-uri)",
+            EXIT_USAGE);
+      }
+      provider =
+          PmixSchedulerLink.provider(
+              Runtime.version().feature(), Thread.currentThread().getContextClassLoader());
+    } else if (dvmUriArg != null || dvmHost != null) {
+      throw new CliError(
+          (dvmUriArg != null ? "--dvm-uri" : "--dvm-host") + ": only with --pmix-scheduler",
           EXIT_USAGE);
     }
     ZmqClientKeys keys = keys();
@@ -120,7 +165,18 @@ final class BridgeCommand implements Callable<Integer> {
       await(jm.start(h), "job-manager");
       await(h.register(new BridgeService(jm, h.loop()).service()), BridgeService.NAME);
       LOG.info("connected to {}; serving job-manager and bridge", uri);
-      DvmLink link = null;
+      AutoCloseable link = null;
+      if (provider != null) {
+        try {
+          link =
+              PmixSchedulerLink.start(
+                  provider, reactor, h, jm, stateDir, Daemon.uid(), head(), dvmUriArg);
+        } catch (CliError e) {
+          h.close();
+          reactor.close();
+          throw e;
+        }
+      }
       if (dvmUri != null) {
         try {
           link = DvmLink.start(reactor, h, jm, stateDir, Daemon.uid(), dvmUri);
@@ -256,8 +312,21 @@ final class BridgeCommand implements Callable<Integer> {
     Daemon.await(f, what, " (is the hub there?)");
   }
 
+  private String head() {
+    if (dvmHost != null) {
+      return dvmHost;
+    }
+    try {
+      String n = java.net.InetAddress.getLocalHost().getHostName();
+      int dot = n.indexOf('.');
+      return dot > 0 ? n.substring(0, dot) : n;
+    } catch (java.net.UnknownHostException e) {
+      throw new CliError("--dvm-host: missing, and this host's name is unknown: " + e.getMessage());
+    }
+  }
+
   /** Runs until SIGINT or SIGTERM; the shutdown hook disconnects and stops the reactor. */
-  private static int serve(Reactor reactor, FluxHandle h, DvmLink link)
+  private static int serve(Reactor reactor, FluxHandle h, AutoCloseable link)
       throws InterruptedException {
     return Daemon.serve(
         LOG,
@@ -268,7 +337,11 @@ final class BridgeCommand implements Callable<Integer> {
             reactor.runAndWait(
                 () -> {
                   if (link != null) {
-                    link.close();
+                    try {
+                      link.close();
+                    } catch (Exception e) {
+                      LOG.warn("closing: {}", e.toString());
+                    }
                   }
                   h.close();
                 },

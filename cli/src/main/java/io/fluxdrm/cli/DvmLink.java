@@ -92,7 +92,7 @@ final class DvmLink implements AutoCloseable {
   static DvmLink start(
       Reactor reactor, FluxHandle schedHub, JobManager jm, Path stateDir, int uid, String uri)
       throws InterruptedException {
-    long id = dvmJob(jm, stateDir, uid);
+    long id = dvmJob(jm, stateDir, uid, jobspec());
     ResourceSet r = jm.jobR(id).orElseThrow();
     ShellPlugin shell = ShellPlugin.create(id, uid, r);
     Daemon.await(shell.start(schedHub), "the DVM job's shell", "");
@@ -104,7 +104,9 @@ final class DvmLink implements AutoCloseable {
     return l;
   }
 
-  private static long dvmJob(JobManager jm, Path stateDir, int uid) throws InterruptedException {
+  /** The DVM's job: the one the state directory names, else {@code jobspec} submitted now. */
+  static long dvmJob(JobManager jm, Path stateDir, int uid, ObjectNode jobspec)
+      throws InterruptedException {
     Path file = stateDir.resolve(JOB_FILE);
     Optional<Long> known = Optional.empty();
     try {
@@ -118,7 +120,7 @@ final class DvmLink implements AutoCloseable {
       LOG.info("the DVM's job {} recovered", known.get());
       return known.get();
     }
-    CompletableFuture<Long> f = jm.submit(jobspec(), uid);
+    CompletableFuture<Long> f = jm.submit(jobspec, uid);
     long id;
     try {
       id = f.get(Daemon.START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);

@@ -1,0 +1,339 @@
+package io.fluxdrm.pmix.nativ;
+
+import io.fluxdrm.bridge.dvm.FluxScheduler;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.App;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.pmix.port.SchedulerUpcalls;
+import io.fluxdrm.pmix.port.StatusInfos;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * fluxdrm as the scheduler of a real PRRTE DVM (issue 16 scope 3, decision D433). Unlike the
+ * reference DVM, PRRTE's {@code ras/pmix} acts on the scheduler's answer itself (it creates the
+ * reservation and starts the daemons, difference 2 of docs/dvm.md), so a grant is answered, not
+ * instantiated: NEW and EXTEND go through the allocator (D9 to {@code sched.realloc}, D10 back) and
+ * the grant's {@code PMIX_ALLOC_ID} and {@code PMIX_ALLOC_NODE_LIST} go to PRRTE as they are; a
+ * refusal is its status and leaves the DVM unchanged.
+ *
+ * <p>A RELEASE is granted by Flux first ({@code spec_sub}). PRRTE tells only the requester of a
+ * shrink that its daemons left ({@code PMIX_DVM_IS_READY}), and libpmix refuses allocation requests
+ * from a process it hosts as scheduler, so the shrink is asked for by the scheduler's {@link
+ * Shrinker}, a tool process of its own (D434): PRRTE forwards its RELEASE back here (recognised by
+ * the agent's namespace and request id, answered with the hosts), shrinks, and tells the agent when
+ * the daemons left; only then are the nodes handed back ({@code sched.free final: false}) and the
+ * original requester answered (its own release then finds no daemon left: SUCCESS, no second
+ * event). When the agent cannot confirm the departure the nodes stay held in Flux ({@link
+ * #held()}), never freed early.
+ *
+ * <p>Sessions (D436): {@link #instantiate} makes a session of a grant PRRTE holds, with an
+ * application; a session control PRRTE forwards from a tool for such a session is executed as the
+ * scheduler's own and its answer returned (others are answered {@code PMIX_ERR_NOT_SUPPORTED}, as
+ * in {@link FluxScheduler}); its {@code PMIX_SESSION_COMPLETE} shrinks the grant's nodes out
+ * through the agent and hands them back.
+ *
+ * <p>No lock: everything runs on the reactor (the upcalls and the port complete there).
+ */
+public final class PrrteScheduler implements SchedulerUpcalls {
+  private static final Logger LOG = LoggerFactory.getLogger(PrrteScheduler.class);
+
+  private final FluxScheduler.Allocator allocator;
+  private final FluxScheduler.HandBack handBack;
+
+  /** The shrink agent (a {@link ShrinkAgent} in production, D434). */
+  public interface Shrinker {
+    /**
+     * The agent's namespace, once connected to the DVM.
+     *
+     * @return its namespace
+     */
+    CompletionStage<String> nspace();
+
+    /**
+     * Asks the DVM, as the agent, to shrink out {@code hosts}.
+     *
+     * @param reqId the request's id
+     * @param hosts bare host names
+     * @return the phase-two event's code, or the first phase's failure status
+     */
+    CompletionStage<Integer> shrink(String reqId, String hosts);
+  }
+
+  /** Node lists of the grants, by {@code PMIX_ALLOC_ID}. */
+  private final Map<String, String> grants = new HashMap<>();
+
+  /** Released node lists whose departure the agent could not confirm: kept in Flux. */
+  private final List<String> held = new ArrayList<>();
+
+  /** The agent's shrinks in flight: request id to hosts. */
+  private final Map<String, String> shrinks = new HashMap<>();
+
+  private final Shrinker shrinker;
+  private final Supplier<DvmPort> down;
+  private final Map<Long, String> sessions = new HashMap<>();
+  private final List<List<Info>> completes = new ArrayList<>();
+  private String agent;
+  private int nextShrink;
+
+  private final List<String> freed = new ArrayList<>();
+
+  /**
+   * The scheduler.
+   *
+   * @param allocator the allocation side (a {@code PmixAllocator})
+   * @param handBack gives released nodes back to Flux
+   * @param shrinker the shrink agent, the requester of the DVM's shrinks
+   * @param down the scheduler's own way down to the DVM (its session controls)
+   */
+  public PrrteScheduler(
+      FluxScheduler.Allocator allocator,
+      FluxScheduler.HandBack handBack,
+      Shrinker shrinker,
+      Supplier<DvmPort> down) {
+    this.allocator = Objects.requireNonNull(allocator, "allocator");
+    this.handBack = Objects.requireNonNull(handBack, "handBack");
+    this.shrinker = Objects.requireNonNull(shrinker, "shrinker");
+    this.down = Objects.requireNonNull(down, "down");
+  }
+
+  @Override
+  public CompletionStage<StatusInfos> allocate(
+      PmixProc requester, AllocDirective directive, List<Info> infos) {
+    List<Info> own = infos.stream().filter(i -> !i.key().equals(PmixKey.PMIX_REQUESTOR)).toList();
+    if (requester.nspace().equals(agent)) {
+      // the agent's shrink, forwarded back by PRRTE: Flux granted it already
+      Optional<String> reqId = string(own, PmixKey.PMIX_ALLOC_REQ_ID);
+      String hosts = reqId.map(shrinks::get).orElse(null);
+      if (directive != AllocDirective.RELEASE || hosts == null) {
+        LOG.warn("{} from the shrink agent, not one of its shrinks: refused", directive);
+        return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
+      }
+      return CompletableFuture.completedFuture(
+          new StatusInfos(
+              PmixStatus.PMIX_SUCCESS,
+              List.of(
+                  Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts),
+                  Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId.get()))));
+    }
+    return allocator
+        .request(directive, own)
+        .thenCompose(
+            a -> {
+              StatusInfos answer = new StatusInfos(a.status(), a.infos());
+              if (a.status() != PmixStatus.PMIX_SUCCESS) {
+                LOG.info(
+                    "{} from {}: {} {}; the DVM is unchanged",
+                    directive.pmixName(),
+                    requester.nspace(),
+                    a.status(),
+                    a.message());
+                return CompletableFuture.completedFuture(answer);
+              }
+              if (directive == AllocDirective.RELEASE) {
+                return release(own, answer);
+              }
+              Optional<String> id = string(a.infos(), PmixKey.PMIX_ALLOC_ID);
+              Optional<String> nodes = string(a.infos(), PmixKey.PMIX_ALLOC_NODE_LIST);
+              if (id.isPresent() && nodes.isPresent()) {
+                grants.merge(id.get(), nodes.get(), (x, y) -> x + "," + y);
+              }
+              LOG.info(
+                  "{} from {}: granted {} on {}",
+                  directive.pmixName(),
+                  requester.nspace(),
+                  id.orElse("-"),
+                  nodes.orElse("-"));
+              return CompletableFuture.completedFuture(answer);
+            });
+  }
+
+  private CompletionStage<StatusInfos> release(List<Info> request, StatusInfos granted) {
+    Optional<String> nodes =
+        string(granted.infos(), PmixKey.PMIX_ALLOC_NODE_LIST)
+            .or(() -> string(request, PmixKey.PMIX_ALLOC_NODE_LIST))
+            .or(() -> string(request, PmixKey.PMIX_ALLOC_ID).map(grants::get));
+    if (nodes.isEmpty()) {
+      return CompletableFuture.completedFuture(granted);
+    }
+    String list = nodes.get();
+    // a release names hosts: PRRTE matches "host", not "host:slots", against its pool
+    String hosts = hosts(list);
+    // the node list and no PMIX_ALLOC_ID: PRRTE then runs a shrink campaign (an ALLOC_ID would
+    // tear the reservation down without one)
+    List<Info> answer = new ArrayList<>();
+    answer.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts));
+    string(request, PmixKey.PMIX_ALLOC_REQ_ID)
+        .ifPresent(r -> answer.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, r)));
+    StatusInfos success = new StatusInfos(PmixStatus.PMIX_SUCCESS, answer);
+    grants.values().removeIf(list::equals);
+    return shrinkThenFree(list, hosts).thenApply(freedNow -> success);
+  }
+
+  /**
+   * Has the agent shrink {@code hosts} out of the DVM and, once PRRTE reported their daemons gone,
+   * hands {@code list} back to Flux ({@code sched.free final: false}); when the departure is not
+   * confirmed the nodes stay held (D434).
+   *
+   * @return whether the nodes were handed back; never fails
+   */
+  private CompletionStage<Boolean> shrinkThenFree(String list, String hosts) {
+    String reqId = "fluxdrm-shrink-" + (++nextShrink);
+    LOG.info("{}: shrink {} through the agent", list, reqId);
+    CompletableFuture<Boolean> out = new CompletableFuture<>();
+    shrinker
+        .nspace()
+        .thenCompose(
+            ns -> {
+              agent = ns;
+              shrinks.put(reqId, hosts);
+              return shrinker.shrink(reqId, hosts);
+            })
+        .whenComplete(
+            (code, err) -> {
+              shrinks.remove(reqId);
+              if (err != null || code != PmixStatus.PMIX_DVM_IS_READY.code()) {
+                LOG.warn(
+                    "shrink {} of {}: {}; the nodes stay held in Flux",
+                    reqId,
+                    hosts,
+                    err != null ? err.getMessage() : "event " + code);
+                held.add(list);
+                out.complete(false);
+                return;
+              }
+              LOG.info("shrink {}: the daemons of {} left; sched.free final: false", reqId, hosts);
+              handBack
+                  .released(list)
+                  .whenComplete(
+                      (v, e2) -> {
+                        freed.add(list);
+                        out.complete(true);
+                      });
+            });
+    return out;
+  }
+
+  private static String hosts(String list) {
+    return java.util.Arrays.stream(list.split(","))
+        .map(e -> e.contains(":") ? e.substring(0, e.lastIndexOf(':')) : e)
+        .collect(java.util.stream.Collectors.joining(","));
+  }
+
+  /**
+   * Instantiates a session of the DVM on the nodes of a grant PRRTE holds, with an application
+   * ({@code PMIx_Session_control(id, {INSTANTIATE, PMIX_ALLOC_NODE_LIST, PMIX_ALLOC_ID,
+   * PMIX_SESSION_APP})}, spec/pmix/SUMMARY §1 "Scheduler → RTE sessions"). When PRRTE later sends
+   * {@code PMIX_SESSION_COMPLETE} for it, its nodes leave the DVM and go back to Flux.
+   *
+   * @param sessionId the session's id
+   * @param allocId the grant's {@code PMIX_ALLOC_ID}
+   * @param app what runs in it
+   * @return PRRTE's answer ({@code PMIX_ERR_NOT_FOUND} for a grant it does not hold)
+   */
+  public CompletionStage<StatusInfos> instantiate(long sessionId, String allocId, App app) {
+    String nodes = grants.get(allocId);
+    if (nodes == null) {
+      return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_FOUND));
+    }
+    List<Info> d =
+        List.of(
+            Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
+            Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodes),
+            Info.of(PmixKey.PMIX_ALLOC_ID, allocId),
+            Info.of(PmixKey.PMIX_SESSION_APP, List.of(app)));
+    LOG.info("session {}: INSTANTIATE on {} ({}): {}", sessionId, nodes, allocId, app.argv());
+    return down.get()
+        .sessionControl(sessionId, d)
+        .thenApply(
+            s -> {
+              if (s.succeeded()) {
+                sessions.put(sessionId, allocId);
+              }
+              LOG.info("session {}: {} {}", sessionId, s.status(), s.infos());
+              return s;
+            });
+  }
+
+  /** The sessions this scheduler instantiated and PRRTE has not completed, to their grant. */
+  public Map<Long, String> sessions() {
+    return Map.copyOf(sessions);
+  }
+
+  @Override
+  public CompletionStage<StatusInfos> sessionControl(
+      PmixProc requester, long sessionId, List<Info> directives) {
+    if (directives.stream()
+        .anyMatch(
+            i -> i.key().equals(PmixKey.PMIX_SESSION_COMPLETE) && Boolean.TRUE.equals(i.value()))) {
+      String allocId =
+          string(directives, PmixKey.PMIX_ALLOC_ID)
+              .filter(grants::containsKey)
+              .orElse(sessions.get(sessionId));
+      sessions.remove(sessionId);
+      completes.add(List.copyOf(directives));
+      String nodes = allocId == null ? null : grants.remove(allocId);
+      LOG.info("session {} complete ({}): {}", sessionId, allocId, nodes == null ? "-" : nodes);
+      if (nodes != null) {
+        // its nodes leave the DVM, then go back to Flux; PRRTE need not wait for that
+        shrinkThenFree(nodes, hosts(nodes));
+      }
+      return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_SUCCESS));
+    }
+    if (sessions.containsKey(sessionId)) {
+      // a session this scheduler instantiated: it decides, and PRRTE executes its own request
+      LOG.info(
+          "session control {} from {}: {}, executed as the scheduler's",
+          sessionId,
+          requester.nspace(),
+          directives);
+      // without the requester: PRRTE honours PMIX_REQUESTOR and would check the tool's rights
+      return down.get()
+          .sessionControl(
+              sessionId,
+              directives.stream().filter(i -> !i.key().equals(PmixKey.PMIX_REQUESTOR)).toList());
+    }
+    LOG.info("session control {} from {}: PMIX_ERR_NOT_SUPPORTED", sessionId, requester.nspace());
+    return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
+  }
+
+  /** The {@code PMIX_SESSION_COMPLETE} notices received, in order. */
+  public List<List<Info>> completes() {
+    return List.copyOf(completes);
+  }
+
+  /** Released node lists still held in Flux (their daemons' departure is not observable). */
+  public List<String> held() {
+    return List.copyOf(held);
+  }
+
+  /** The node lists handed back to Flux (SESSION_COMPLETE), in order. */
+  public List<String> freed() {
+    return List.copyOf(freed);
+  }
+
+  /** The grants PRRTE holds, by allocation id. */
+  public Map<String, String> grants() {
+    return Map.copyOf(grants);
+  }
+
+  private static Optional<String> string(List<Info> infos, String key) {
+    return infos.stream()
+        .filter(i -> i.key().equals(key) && i.value() instanceof String)
+        .map(Info::stringValue)
+        .findFirst();
+  }
+}

@@ -1,0 +1,563 @@
+package io.fluxdrm.pmix.nativ;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.bridge.alloc.PmixAllocator;
+import io.fluxdrm.bridge.dvm.FluxScheduler;
+import io.fluxdrm.bridge.translate.PmixAnswer;
+import io.fluxdrm.jobmanager.JobManager;
+import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.rpc.Credentials;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.MessageType;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.client.MessageTap;
+import io.fluxdrm.rpc.hub.Hub;
+import io.fluxdrm.rpc.reactor.Reactor;
+import io.fluxdrm.rset.Hostlist;
+import io.fluxdrm.rset.IdSet;
+import io.fluxdrm.rset.ResourceSet;
+import io.fluxdrm.sched.service.SchedService;
+import io.fluxdrm.shell.ShellPlugin;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 16's first acceptance item against the real PRRTE: fluxdrm's reference scheduler holds four
+ * fake nodes (the head and node1..node3), the job manager runs the DVM's Flux job (the head node),
+ * and this JVM is the DVM's PMIx scheduler ({@link PmixScheduler} + {@link PrrteScheduler}),
+ * started before {@code prte --prtemca ras_pmix_system_scheduler 1 --prtemca prte_elastic_mode 1}.
+ * A tool (a process of its own, {@link ToolMain}) asks for a node; the request becomes {@code
+ * sched.realloc}, the grant's node list reaches PRRTE, a daemon starts there, the tool sees SUCCESS
+ * and then {@code PMIX_DVM_IS_READY}, and {@code prun --map-by ppr:1:node hostname} runs on it. A
+ * denied request leaves the DVM unchanged. A RELEASE shrinks the DVM, and {@code sched.free final:
+ * false} goes out only after PRRTE reported the daemon gone. Every wait is on a line of output or a
+ * future, with generous timeouts as the last guard.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PrrteSchedulerIT {
+  private static final Duration WAIT = Duration.ofSeconds(120);
+
+  @TempDir static Path dir;
+
+  private static String head;
+  private static Path prrte;
+  private static Path uriFile;
+  private static Reactor reactor;
+  private static JobManager jm;
+  private static PmixScheduler pmix;
+  private static PrrteScheduler sched;
+  private static Process prte;
+  private static ShrinkAgent agent;
+
+  /** Completes when a node list was handed back to Flux. */
+  private static final Map<String, CompletableFuture<Void>> freedNodes =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** What happened, in order, on the reactor: the scheduler's frees and its shrink events. */
+  private static final List<String> timeline = new CopyOnWriteArrayList<>();
+
+  /** Why the peer cannot run here, reported by every test as its skip reason; null when it can. */
+  private static String skipped;
+
+  @BeforeAll
+  static void start() throws Exception {
+    try {
+      needPeer();
+    } catch (org.opentest4j.TestAbortedException e) {
+      skipped = e.getMessage().replaceFirst("^Assumption failed: ", "");
+      return;
+    }
+    startPeer();
+  }
+
+  @BeforeEach
+  void peerHere() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(skipped == null, skipped);
+  }
+
+  private static Path fakessh;
+
+  static void needPeer() throws Exception {
+    Peer.needLibrary();
+    prrte = Peer.prrtePrefix();
+    Peer.need(
+        Files.isExecutable(prrte.resolve("bin/prte")),
+        prrte.resolve("bin/prte")
+            + " is missing (build the peer: ../shared/tools/build-prrte-peer)");
+    fakessh =
+        Path.of(System.getProperty("fluxdrm.shared.tools", "../../shared/tools"))
+            .resolve("fakessh");
+    Peer.need(Files.isExecutable(fakessh), fakessh + " is missing (../shared/tools/fakessh)");
+    Peer.need(
+        "0".equals(Peer.run(List.of("id", "-u"), dir).strip()),
+        "not root (fakessh puts each node in a UTS namespace of its own)");
+  }
+
+  static void startPeer() throws Exception {
+    head = Peer.run(List.of("hostname"), dir).strip();
+    uriFile = dir.resolve("dvm.uri");
+
+    // the Flux side: the reference scheduler over the four nodes, the job manager, the DVM's job
+    reactor = Reactor.start("prrte-it");
+    Hub hub = new Hub(reactor);
+    ResourceSet pool =
+        ResourceSet.of(
+            IdSet.parse("0-3"),
+            IdSet.parse("0-1"),
+            IdSet.empty(),
+            Hostlist.parse(head + ",node[1-3]"));
+    jm = JobManager.create(dir.resolve("jobs"), () -> System.currentTimeMillis() / 1e3);
+    jm.start(hub.attach(Credentials.owner(0))).get(30, TimeUnit.SECONDS);
+    SchedService s = SchedService.standalone(pool).build();
+    s.start(hub.attach(Credentials.owner(0))).get(30, TimeUnit.SECONDS);
+    reactor
+        .submit(
+            () -> {
+              jm.tap(
+                  (d, m) -> {
+                    if (d == MessageTap.Direction.OUT
+                        && m.type() == MessageType.REQUEST
+                        && "sched.free".equals(m.topic())) {
+                      timeline.add("sched.free final=" + m.json().path("final").asBoolean());
+                    }
+                  });
+              return CompletableFuture.completedFuture(null);
+            })
+        .get(30, TimeUnit.SECONDS);
+    long job = jm.submit(dvmJobspec(head), 0).get(60, TimeUnit.SECONDS);
+    ResourceSet r =
+        reactor
+            .submit(() -> CompletableFuture.completedFuture(jm.jobR(job).orElseThrow()))
+            .get(30, TimeUnit.SECONDS);
+    assertThat(r.nodelist().toString()).as("the DVM's job holds the head node").isEqualTo(head);
+    ShellPlugin shell = ShellPlugin.create(job, 0, r);
+    FluxHandle h = hub.attach(Credentials.owner(0));
+    shell.start(h).get(30, TimeUnit.SECONDS);
+    PmixAllocator allocator = PmixAllocator.create(shell);
+    allocator.start(h).get(30, TimeUnit.SECONDS);
+
+    // fluxdrm as the PMIx scheduler, before the DVM
+    PmixProc self = new PmixProc("fluxdrm-sched", 0);
+    FluxScheduler.HandBack handBack =
+        new FluxScheduler.HandBack() {
+          @Override
+          public CompletionStage<PmixAnswer> handBack(String allocId, String nodeList) {
+            return allocator.handBack(allocId, nodeList);
+          }
+
+          @Override
+          public CompletionStage<Void> released(String nodeList) {
+            timeline.add("daemons gone: " + nodeList);
+            return allocator
+                .released(nodeList)
+                .thenRun(
+                    () ->
+                        freedNodes
+                            .computeIfAbsent(nodeList, k -> new CompletableFuture<>())
+                            .complete(null));
+          }
+        };
+    agent =
+        new ShrinkAgent(
+            "file:" + uriFile,
+            System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+            reactor::execute);
+    PmixScheduler[] up = new PmixScheduler[1];
+    sched = new PrrteScheduler(allocator::allocationRequest, handBack, agent, () -> up[0].port());
+    pmix =
+        PmixScheduler.start(
+                self, sched, "file:" + uriFile, Duration.ofSeconds(30), reactor::execute)
+            .toCompletableFuture()
+            .get(60, TimeUnit.SECONDS);
+    up[0] = pmix;
+
+    // then the DVM, elastic, with ras/pmix forwarding to us
+    Path hosts = dir.resolve("hosts");
+    Files.writeString(hosts, head + " slots=2\nnode1 slots=2\nnode2 slots=2\nnode3 slots=2\n");
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                prrte.resolve("bin/prte").toString(),
+                "--prtemca",
+                "plm_ssh_agent",
+                fakessh.toString(),
+                "--prtemca",
+                "ras_pmix_system_scheduler",
+                "1",
+                "--prtemca",
+                "prte_elastic_mode",
+                "1",
+                "--hostfile",
+                hosts.toString(),
+                "--report-uri",
+                uriFile.toString())
+            .directory(dir.toFile())
+            .redirectErrorStream(true);
+    env(pb);
+    prte = pb.start();
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(prte.getInputStream(), StandardCharsets.UTF_8));
+    CompletableFuture<Void> ready = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                String line;
+                while ((line = out.readLine()) != null) {
+                  System.err.println("prte: " + line);
+                  if (line.contains("DVM ready")) {
+                    ready.complete(null);
+                  }
+                }
+              } catch (Exception e) {
+                ready.completeExceptionally(e);
+              }
+              ready.completeExceptionally(new IllegalStateException("prte ended"));
+            },
+            "prte-output");
+    t.setDaemon(true);
+    t.start();
+    ready.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  static void env(ProcessBuilder pb) {
+    Map<String, String> env = pb.environment();
+    env.put(
+        "PATH",
+        prrte.resolve("bin")
+            + ":"
+            + Peer.pmixPrefix().resolve("bin")
+            + ":"
+            + env.getOrDefault("PATH", ""));
+    env.put("LD_LIBRARY_PATH", Peer.pmixPrefix().resolve("lib") + ":" + prrte.resolve("lib"));
+    env.put("PRTE_ALLOW_RUN_AS_ROOT", "1");
+    env.put("PRTE_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (agent != null) {
+      agent.close();
+    }
+    if (prte != null) {
+      try {
+        run(List.of(prrte.resolve("bin/pterm").toString(), "--dvm-uri", "file:" + uriFile));
+      } catch (Exception e) {
+        System.err.println("pterm: " + e.getMessage());
+      }
+      if (!prte.waitFor(60, TimeUnit.SECONDS)) {
+        prte.destroyForcibly();
+      }
+    }
+    if (pmix != null) {
+      pmix.close();
+    }
+    if (reactor != null) {
+      reactor.close();
+    }
+  }
+
+  /** One exclusive node, the head: PRRTE's master runs there. */
+  static ObjectNode dvmJobspec(String head) {
+    ObjectNode slot = Json.object().put("type", "slot").put("count", 1).put("label", "task");
+    slot.putArray("with").addObject().put("type", "core").put("count", 1);
+    ObjectNode node = Json.object().put("type", "node").put("count", 1).put("exclusive", true);
+    node.putArray("with").add(slot);
+    ObjectNode js = Json.object().put("version", 1);
+    js.putArray("resources").add(node);
+    ObjectNode task = js.putArray("tasks").addObject().put("slot", "task");
+    task.putArray("command").add("prte");
+    task.putObject("count").put("per_slot", 1);
+    ObjectNode system = js.putObject("attributes").putObject("system");
+    system.put("duration", 0);
+    system.putObject("constraints").putArray("hostlist").add(head);
+    return js;
+  }
+
+  static String run(List<String> cmd) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+    env(pb);
+    Process p = pb.start();
+    String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IllegalStateException(cmd + ": did not end");
+    }
+    return s;
+  }
+
+  /** The tool, a process of its own: its PHASE lines. */
+  static List<String> tool(String... args) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String cp =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix(),
+                "-cp",
+                cp,
+                ToolMain.class.getName(),
+                "file:" + uriFile));
+    cmd.addAll(List.of(args));
+    String out = run(cmd);
+    System.err.println("tool " + List.of(args) + ":\n" + out);
+    return out.lines().filter(l -> l.startsWith("PHASE")).collect(Collectors.toList());
+  }
+
+  /** The nodes with a daemon, as {@code prun --map-by ppr:1:node hostname} prints them. */
+  static List<String> daemons() throws Exception {
+    String out =
+        run(
+            List.of(
+                prrte.resolve("bin/prun").toString(),
+                "--dvm-uri",
+                "file:" + uriFile,
+                "--map-by",
+                "ppr:1:node",
+                "hostname"));
+    return out.lines().map(String::strip).filter(l -> !l.isEmpty()).sorted().toList();
+  }
+
+  @Test
+  @Order(1)
+  void grow_reallocGranted_nodeListReachesPrrte_daemonStarts_successThenDvmIsReady()
+      throws Exception {
+    assertThat(daemons()).containsExactly(head);
+    List<String> phases = tool("NEW", "nodes=node1:2", "req=grow-1");
+    assertThat(phases).hasSize(2);
+    assertThat(phases.get(0)).startsWith("PHASE1 PMIX_SUCCESS").contains("pmix.alloc.id");
+    assertThat(phases.get(1)).startsWith("PHASE2 -195");
+    assertThat(daemons()).containsExactlyInAnyOrder(head, "node1");
+    assertThat(sched.grants()).hasSize(1).containsValue("node1:2");
+  }
+
+  @Test
+  @Order(2)
+  void deniedOrUnknownKey_requesterGetsTheRefusal_dvmUnchanged() throws Exception {
+    List<String> phases = tool("NEW", "count=9", "req=too-big");
+    assertThat(phases).hasSize(1);
+    assertThat(phases.get(0)).startsWith("PHASE1 PMIX_ERR");
+    assertThat(daemons()).containsExactlyInAnyOrder(head, "node1");
+    assertThat(sched.grants()).hasSize(1);
+    // a key the translation does not know, through PRRTE: refused, not ignored, nothing changes
+    List<String> unknown = tool("NEW", "nodes=node3:2", "raw", "req=unknown-key");
+    assertThat(unknown).hasSize(1);
+    assertThat(unknown.get(0)).startsWith("PHASE1 PMIX_ERR_NOT_SUPPORTED");
+    assertThat(daemons()).containsExactlyInAnyOrder(head, "node1");
+    assertThat(sched.grants()).hasSize(1);
+  }
+
+  @Test
+  @Order(3)
+  void release_shrinksTheDvm_schedFreeOnlyAfterTheDaemonLeft() throws Exception {
+    timeline.clear();
+    List<String> phases = tool("RELEASE", "nodes=node1", "req=shrink-1", "wait=5");
+    assertThat(phases.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    assertThat(daemons()).containsExactly(head);
+    // "daemons gone" is the agent's PMIX_DVM_IS_READY; the free follows it, the tool's answer both
+    assertThat(timeline).containsExactly("daemons gone: node1:2", "sched.free final=false");
+    assertThat(sched.freed()).containsExactly("node1:2");
+    assertThat(sched.held()).isEmpty();
+    assertThat(sched.grants()).isEmpty();
+  }
+
+  /**
+   * The state letter of {@code /proc/PID/stat} ({@code T} stopped, {@code S}/{@code R} running).
+   */
+  static char state(long pid) throws Exception {
+    String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+    return stat.charAt(stat.lastIndexOf(')') + 2);
+  }
+
+  /**
+   * Waits until the process reaches a state (a signal is delivered after PRRTE's answer, by its
+   * daemon); the deadline is the last guard only.
+   */
+  static void awaitState(long pid, String states) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (states.indexOf(state(pid)) < 0) {
+      assertThat(System.nanoTime()).as("pid %d reaches %s", pid, states).isLessThan(deadline);
+      Thread.onSpinWait();
+      Thread.yield();
+    }
+  }
+
+  static List<Long> pids(String pattern) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder("pgrep", "-f", pattern).redirectErrorStream(true);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor(30, TimeUnit.SECONDS);
+    return out.lines().map(String::strip).filter(l -> !l.isEmpty()).map(Long::parseLong).toList();
+  }
+
+  @Test
+  @Order(4)
+  void session_instantiatePauseResumeTerminate_completeReachesFluxdrm_nodesFreed()
+      throws Exception {
+    List<String> grow = tool("NEW", "nodes=node2:2", "req=grow-2");
+    assertThat(grow.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    assertThat(daemons()).containsExactlyInAnyOrder(head, "node2");
+    String allocId =
+        sched.grants().entrySet().stream()
+            .filter(e -> e.getValue().equals("node2:2"))
+            .map(Map.Entry::getKey)
+            .findFirst()
+            .orElseThrow();
+    // INSTANTIATE of a session on the grant's node, with an app
+    io.fluxdrm.pmix.port.StatusInfos inst =
+        reactor
+            .submit(
+                () ->
+                    sched
+                        .instantiate(
+                            60,
+                            allocId,
+                            new io.fluxdrm.pmix.App(
+                                "/bin/sleep", List.of("/bin/sleep", "3171"), 1, List.of()))
+                        .toCompletableFuture())
+            .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(inst.status()).isEqualTo(io.fluxdrm.pmix.PmixStatus.PMIX_SUCCESS);
+    List<Long> pids = pids("sleep 3171");
+    assertThat(pids).hasSize(1);
+    long pid = pids.get(0);
+    // a tool's PAUSE, forwarded by PRRTE to fluxdrm, executed as the scheduler's
+    List<String> pause = tool("SESSION", "60", "PAUSE");
+    assertThat(pause.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    awaitState(pid, "T");
+    List<String> resume = tool("SESSION", "60", "RESUME");
+    assertThat(resume.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    awaitState(pid, "SR");
+    // TERMINATE from fluxdrm: PRRTE ends the app, then sends SESSION_COMPLETE to fluxdrm, which
+    // shrinks node2 out and frees it
+    CompletableFuture<Void> freed =
+        freedNodes.computeIfAbsent("node2:2", k -> new CompletableFuture<>());
+    io.fluxdrm.pmix.port.StatusInfos term =
+        reactor
+            .submit(
+                () ->
+                    pmix.port()
+                        .sessionControl(
+                            60,
+                            List.of(
+                                io.fluxdrm.pmix.Info.of(
+                                    io.fluxdrm.pmix.PmixKey.PMIX_SESSION_TERMINATE, true)))
+                        .toCompletableFuture())
+            .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(term.status()).isEqualTo(io.fluxdrm.pmix.PmixStatus.PMIX_SUCCESS);
+    freed.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    assertThat(sched.completes()).hasSize(1);
+    assertThat(sched.sessions()).isEmpty();
+    assertThat(pids("sleep 3171")).isEmpty();
+    assertThat(daemons()).containsExactly(head);
+  }
+
+  /** This JVM's resident set, in kB ({@code VmRSS} of {@code /proc/self/status}). */
+  static long rssKb() throws Exception {
+    for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (l.startsWith("VmRSS:")) {
+        return Long.parseLong(l.replaceAll("[^0-9]", ""));
+      }
+    }
+    throw new IllegalStateException("no VmRSS");
+  }
+
+  /**
+   * Issue 16: memory handed to libpmix is released exactly once. A tool grows and shrinks the DVM
+   * {@code fluxdrm.prrte.cycles} times (default 200) through this scheduler; every cycle succeeds,
+   * every callback token and every answer's memory is released (the binding's own counters, exact),
+   * and the scheduler's resident set after the cycles is within a bound of what it was after the
+   * first 20 (printed, for the record).
+   */
+  @Test
+  @Order(5)
+  void manyCycles_everyAnswerReleased_noGrowthOfTheResidentSet() throws Exception {
+    int cycles = Integer.getInteger("fluxdrm.prrte.cycles", 200);
+    int freedBefore = sched.freed().size();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String cp =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix(),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp",
+                cp,
+                ToolMain.class.getName(),
+                "file:" + uriFile,
+                "LOOP",
+                Integer.toString(cycles),
+                "node3")
+            .directory(dir.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
+    env(pb);
+    Process p = pb.start();
+    long warm = 0;
+    int seen = 0;
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = out.readLine()) != null) {
+        if (line.startsWith("CYCLE ")) {
+          seen++;
+          assertThat(line)
+              .as("cycle %d", seen)
+              .isEqualTo("CYCLE " + seen + " PMIX_SUCCESS -195 PMIX_SUCCESS");
+          if (seen == Math.min(20, cycles)) {
+            System.gc();
+            warm = rssKb();
+          }
+        }
+      }
+    }
+    assertThat(p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(seen).isEqualTo(cycles);
+    System.gc();
+    long end = rssKb();
+    System.err.printf(
+        "RSS of the scheduler's JVM: %d kB after %d cycles, %d kB after %d%n",
+        warm, Math.min(20, cycles), end, cycles);
+    assertThat(sched.freed().size() - freedBefore).isEqualTo(cycles);
+    assertThat(sched.held()).isEmpty();
+    CompletableFuture<long[]> counts =
+        reactor.submit(
+            () ->
+                CompletableFuture.completedFuture(
+                    new long[] {
+                      pmix.module().outstanding(),
+                      pmix.module().openAnswers(),
+                      Callbacks.outstanding()
+                    }));
+    long[] c = counts.get(30, TimeUnit.SECONDS);
+    assertThat(c[0]).as("requests not answered").isZero();
+    assertThat(c[1]).as("answers libpmix has not released").isZero();
+    assertThat(c[2]).as("callbacks outstanding").isZero();
+    assertThat(end - warm).as("RSS growth in kB").isLessThan(64 * 1024);
+    assertThat(daemons()).containsExactly(head);
+  }
+}

@@ -1,0 +1,170 @@
+package io.fluxdrm.pmix.nativ;
+
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixDataType;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.pmix.port.Event;
+import io.fluxdrm.pmix.port.StatusInfos;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A PMIx tool over the binding, as a process of its own (libpmix holds one role per process): the
+ * integration test's stand-in for a user's tool. {@code ToolMain URI DIRECTIVE KEY=VALUE...} (keys
+ * {@code nodes} = PMIX_ALLOC_NODE_LIST, {@code count} = PMIX_ALLOC_NUM_NODES, {@code id} =
+ * PMIX_ALLOC_ID, {@code req} = PMIX_ALLOC_REQ_ID; {@code raw} adds {@code fluxdrm.test.unknown}, a
+ * key no one knows) registers for PMIX_DVM_IS_READY and PMIX_ERR_DVM_MOD, makes the request and
+ * prints {@code PHASE1 STATUS INFOS}, then, after a success, {@code PHASE2 CODE} for the event (or
+ * {@code PHASE2 none} when none came within the wait given by {@code wait=SECONDS}, default 60).
+ * Exit 0 once done.
+ */
+public final class ToolMain {
+  private ToolMain() {}
+
+  /**
+   * {@code ToolMain URI LOOP N HOST}: N times, grows the DVM by HOST ({@code NEW} of {@code
+   * HOST:2}) and waits for its phase two, then releases it; prints {@code CYCLE I STATUS STATUS
+   * STATUS} (grow, its event, release) per cycle and {@code LOOP N} at the end. One connection, one
+   * event registration, events matched by request id.
+   */
+  static void loop(String uri, int n, String host) throws Exception {
+    var exec = Executors.newSingleThreadExecutor();
+    PmixTool.Connected c =
+        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
+            .toCompletableFuture()
+            .get(60, TimeUnit.SECONDS);
+    DvmPort port = c.port();
+    java.util.Map<String, CompletableFuture<Event>> phase2 =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    port.registerEvents(
+            List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
+            e ->
+                e.infos().stream()
+                    .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID))
+                    .map(Info::stringValue)
+                    .findFirst()
+                    .ifPresent(
+                        r -> phase2.computeIfAbsent(r, k -> new CompletableFuture<>()).complete(e)))
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
+    for (int i = 1; i <= n; i++) {
+      String g = "loop-grow-" + i;
+      CompletableFuture<Event> ev = phase2.computeIfAbsent(g, k -> new CompletableFuture<>());
+      StatusInfos grow =
+          port.allocationRequest(
+                  AllocDirective.NEW,
+                  List.of(
+                      Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, host + ":2"),
+                      Info.of(PmixKey.PMIX_ALLOC_REQ_ID, g)))
+              .toCompletableFuture()
+              .get(120, TimeUnit.SECONDS);
+      int event = grow.succeeded() ? ev.get(120, TimeUnit.SECONDS).status() : 0;
+      phase2.remove(g);
+      StatusInfos rel =
+          port.allocationRequest(
+                  AllocDirective.RELEASE,
+                  List.of(
+                      Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, host),
+                      Info.of(PmixKey.PMIX_ALLOC_REQ_ID, "loop-release-" + i)))
+              .toCompletableFuture()
+              .get(120, TimeUnit.SECONDS);
+      System.out.println("CYCLE " + i + " " + grow.status() + " " + event + " " + rel.status());
+      System.out.flush();
+    }
+    System.out.println("LOOP " + n);
+    System.out.flush();
+    port.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    exec.shutdown();
+    System.exit(0);
+  }
+
+  /** {@code ToolMain URI SESSION ID PAUSE|RESUME|TERMINATE}: prints {@code PHASE1 STATUS INFOS}. */
+  static void session(String uri, long id, String directive) throws Exception {
+    var exec = Executors.newSingleThreadExecutor();
+    PmixTool.Connected c =
+        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
+            .toCompletableFuture()
+            .get(60, TimeUnit.SECONDS);
+    String key =
+        switch (directive) {
+          case "PAUSE" -> PmixKey.PMIX_SESSION_PAUSE;
+          case "RESUME" -> PmixKey.PMIX_SESSION_RESUME;
+          case "TERMINATE" -> PmixKey.PMIX_SESSION_TERMINATE;
+          default -> throw new IllegalArgumentException("directive " + directive);
+        };
+    StatusInfos r =
+        c.port()
+            .sessionControl(id, List.of(Info.of(key, true)))
+            .toCompletableFuture()
+            .get(120, TimeUnit.SECONDS);
+    System.out.println("PHASE1 " + r.status() + " " + r.infos());
+    System.out.flush();
+    c.port().disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    exec.shutdown();
+    System.exit(0);
+  }
+
+  public static void main(String[] args) throws Exception {
+    String uri = args[0];
+    if (args[1].equals("LOOP")) {
+      loop(uri, Integer.parseInt(args[2]), args[3]);
+      return;
+    }
+    if (args[1].equals("SESSION")) {
+      session(uri, Long.parseLong(args[2]), args[3]);
+      return;
+    }
+    AllocDirective d = AllocDirective.valueOf(args[1]);
+    List<Info> infos = new ArrayList<>();
+    long wait = 60;
+    for (int i = 2; i < args.length; i++) {
+      String[] kv = args[i].split("=", 2);
+      switch (kv[0]) {
+        case "nodes" -> infos.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, kv[1]));
+        case "count" -> infos.add(Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, Long.parseLong(kv[1])));
+        case "id" -> infos.add(Info.of(PmixKey.PMIX_ALLOC_ID, kv[1]));
+        case "req" -> infos.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, kv[1]));
+        case "wait" -> wait = Long.parseLong(kv[1]);
+        case "raw" -> infos.add(new Info("fluxdrm.test.unknown", PmixDataType.PMIX_INT, 1));
+        default -> throw new IllegalArgumentException("argument " + args[i]);
+      }
+    }
+    var exec = Executors.newSingleThreadExecutor();
+    PmixTool.Connected c =
+        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
+            .toCompletableFuture()
+            .get(60, TimeUnit.SECONDS);
+    DvmPort port = c.port();
+    CompletableFuture<Event> phase2 = new CompletableFuture<>();
+    port.registerEvents(
+            List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
+            phase2::complete)
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
+    System.out.println("TOOL " + c.self().nspace() + "." + c.self().rank());
+    StatusInfos r =
+        port.allocationRequest(d, infos).toCompletableFuture().get(120, TimeUnit.SECONDS);
+    System.out.println("PHASE1 " + r.status() + " " + r.infos());
+    System.out.flush();
+    if (r.succeeded()) {
+      try {
+        Event e = phase2.get(wait, TimeUnit.SECONDS);
+        System.out.println("PHASE2 " + e.status() + " " + e.infos());
+      } catch (java.util.concurrent.TimeoutException e) {
+        System.out.println("PHASE2 none");
+      }
+    }
+    System.out.flush();
+    port.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    exec.shutdown();
+    System.exit(0);
+  }
+}
