@@ -179,7 +179,19 @@ public final class PrrteScheduler implements SchedulerUpcalls {
     string(request, PmixKey.PMIX_ALLOC_REQ_ID)
         .ifPresent(r -> answer.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, r)));
     StatusInfos success = new StatusInfos(PmixStatus.PMIX_SUCCESS, answer);
-    grants.values().removeIf(list::equals);
+    boolean ours = dropFromGrants(hosts);
+    if (!ours) {
+      // no grant of this scheduler holds these nodes, so PRRTE has no daemon of ours there (its
+      // own release would find nothing to shrink, and no event would come): free at once
+      LOG.info("release of {}: no daemon of a grant there; sched.free final: false now", list);
+      return handBack
+          .released(list)
+          .thenApply(
+              v -> {
+                freed.add(list);
+                return success;
+              });
+    }
     return shrinkThenFree(list, hosts).thenApply(freedNow -> success);
   }
 
@@ -225,6 +237,32 @@ public final class PrrteScheduler implements SchedulerUpcalls {
                       });
             });
     return out;
+  }
+
+  /**
+   * Takes the entries of {@code hosts} out of the grants that hold them (a grant left empty goes).
+   *
+   * @return whether any grant held one of them
+   */
+  private boolean dropFromGrants(String hosts) {
+    java.util.Set<String> drop = java.util.Set.of(hosts.split(","));
+    boolean found = false;
+    for (String id : List.copyOf(grants.keySet())) {
+      List<String> keep = new ArrayList<>();
+      for (String e : grants.get(id).split(",")) {
+        if (drop.contains(hosts(e))) {
+          found = true;
+        } else {
+          keep.add(e);
+        }
+      }
+      if (keep.isEmpty()) {
+        grants.remove(id);
+      } else {
+        grants.put(id, String.join(",", keep));
+      }
+    }
+    return found;
   }
 
   private static String hosts(String list) {
@@ -288,8 +326,25 @@ public final class PrrteScheduler implements SchedulerUpcalls {
       String nodes = allocId == null ? null : grants.remove(allocId);
       LOG.info("session {} complete ({}): {}", sessionId, allocId, nodes == null ? "-" : nodes);
       if (nodes != null) {
-        // its nodes leave the DVM, then go back to Flux; PRRTE need not wait for that
-        shrinkThenFree(nodes, hosts(nodes));
+        // its nodes are released in Flux (spec_sub), leave the DVM, then go back to Flux
+        // (sched.free); PRRTE need not wait for that
+        String list = nodes;
+        allocator
+            .request(AllocDirective.RELEASE, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, list)))
+            .thenAccept(
+                a -> {
+                  if (a.status() != PmixStatus.PMIX_SUCCESS) {
+                    LOG.warn(
+                        "session {} complete: releasing {} in Flux: {} {}; kept",
+                        sessionId,
+                        list,
+                        a.status(),
+                        a.message());
+                    held.add(list);
+                    return;
+                  }
+                  shrinkThenFree(list, hosts(list));
+                });
       }
       return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_SUCCESS));
     }

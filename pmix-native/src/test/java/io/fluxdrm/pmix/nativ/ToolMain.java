@@ -112,7 +112,18 @@ public final class ToolMain {
     System.exit(0);
   }
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    try {
+      run(args);
+    } catch (Throwable t) {
+      // never linger: the test reads this process's output to its end
+      System.out.println("ERROR " + t);
+      System.out.flush();
+      System.exit(1);
+    }
+  }
+
+  static void run(String[] args) throws Exception {
     String uri = args[0];
     if (args[1].equals("LOOP")) {
       loop(uri, Integer.parseInt(args[2]), args[3]);
