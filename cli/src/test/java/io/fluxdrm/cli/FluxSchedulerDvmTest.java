@@ -33,6 +33,7 @@ class FluxSchedulerDvmTest {
   private DvmService dvm;
   private DvmPort tool;
   private DvmPort schedPort;
+  private DvmPort selfPort;
   private FluxScheduler sched;
 
   /** Grants as the RFC 51 chain would (D10): node5 for a NEW, node6 for an EXTEND of "77". */
@@ -82,12 +83,17 @@ class FluxSchedulerDvmTest {
     }
     dvm = DvmService.builder(DvmConfig.of(nodes, "dvm", 1000), loop).checked().start();
     loop.runPending();
-    sched = new FluxScheduler(this::allocate, handBack, () -> schedPort);
+    sched = new FluxScheduler(this::allocate, handBack, () -> schedPort, () -> selfPort);
     schedPort =
         done(
             dvm.attachScheduler(
                 new Client(new PmixProc("fluxdrm-bridge", 0), 1000, 1000, Client.Kind.SCHEDULER),
                 sched));
+    selfPort =
+        done(
+            dvm.connect(
+                new Client(new PmixProc("fluxdrm-bridge.self", 0), 1000, 1000, Client.Kind.TOOL),
+                "node0"));
     tool =
         done(
             dvm.connect(
@@ -183,11 +189,12 @@ class FluxSchedulerDvmTest {
   }
 
   /**
-   * A RELEASE of a session the bridge instantiated: TERMINATE in the DVM, and the nodes go back to
-   * Flux only once the DVM reports the session COMPLETE.
+   * A RELEASE of a session the bridge instantiated: TERMINATE in the DVM; on the DVM's COMPLETE the
+   * session's node, still in the DVM's pool with its daemon up, is shrunk out, and it goes back to
+   * Flux only once its daemon has left (spec/pmix/04 B10, D450).
    */
   @Test
-  void releaseOfASession_terminatedInTheDvm_nodesBackOnComplete() {
+  void releaseOfASession_terminatedInTheDvm_nodesBackOnceTheirDaemonsLeft() {
     StatusInfos a =
         done(
             tool.allocationRequest(
@@ -204,6 +211,9 @@ class FluxSchedulerDvmTest {
     assertThat(dvm.view().session(77)).isEmpty();
     assertThat(sched.completes()).hasSize(1);
     assertThat(released).containsExactly("node5:2");
+    // handed back with no daemon of the DVM left on it
+    assertThat(dvm.view().node("node5")).isEmpty();
+    assertThat(sched.departing()).isEmpty();
     assertThat(sched.sessions()).isEmpty();
     assertThat(handedBack).isEmpty();
   }

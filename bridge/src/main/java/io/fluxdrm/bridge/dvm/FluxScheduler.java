@@ -119,8 +119,14 @@ public final class FluxScheduler implements SchedulerUpcalls {
    */
   private final Map<String, String> departing = new java.util.LinkedHashMap<>();
 
-  /** The node lists of released sessions the DVM is terminating, handed back on COMPLETE. */
+  /**
+   * The node lists of released sessions the DVM is terminating: on COMPLETE, shrunk out of the DVM
+   * and handed back once their daemons are gone (spec/pmix/04 B10, D450).
+   */
   private final Map<Long, String> releasing = new HashMap<>();
+
+  /** Hosts of {@link #releasing} sessions whose daemons left before the COMPLETE. */
+  private final Set<String> goneWhileReleasing = new java.util.HashSet<>();
 
   private final List<List<Info>> completes = new ArrayList<>();
 
@@ -226,14 +232,25 @@ public final class FluxScheduler implements SchedulerUpcalls {
     if (held.isEmpty()) {
       return;
     }
-    String list = String.join(",", held);
+    shrinkOut(held, "taken back by Flux");
+  }
+
+  /**
+   * Asks the DVM, through this scheduler's own tool port, to shrink out {@code entries} (already in
+   * {@link #departing}); this scheduler grants that release itself, and the nodes go back to Flux
+   * when the DVM reports their daemons gone ({@link #nodesReleased}). Without such a port they stay
+   * held, logged. When the DVM answers that it does not hold them, nothing of it runs there and
+   * they go back at once.
+   */
+  private void shrinkOut(List<String> entries, String why) {
+    String list = String.join(",", entries);
     if (self == null) {
-      LOG.error("taken back by Flux: {} runs DVM daemons and no port can shrink it; kept", list);
+      LOG.error("{}: {} runs DVM daemons and no port can shrink it; kept", why, list);
       return;
     }
     String reqId = SELF_REQ_ID + nextSelf++;
     selfReleases.put(reqId, list);
-    LOG.info("taken back by Flux: {}; asking the DVM to release it ({})", list, reqId);
+    LOG.info("{}: {}; asking the DVM to release it ({})", why, list, reqId);
     self.get()
         .allocationRequest(
             AllocDirective.RELEASE,
@@ -243,7 +260,19 @@ public final class FluxScheduler implements SchedulerUpcalls {
         .whenComplete(
             (a, err) -> {
               selfReleases.remove(reqId);
-              if (err != null || !a.succeeded()) {
+              if (err == null && a.status() == PmixStatus.PMIX_ERR_NOT_FOUND) {
+                // the DVM holds none of them any more: nothing of it runs there
+                List<String> back = new ArrayList<>();
+                for (String entry : entries) {
+                  if (departing.remove(host(entry)) != null) {
+                    back.add(entry);
+                  }
+                }
+                if (!back.isEmpty()) {
+                  LOG.info("release {}: the DVM holds none of {}; handed back", reqId, back);
+                  handBack.released(String.join(",", back));
+                }
+              } else if (err != null || !a.succeeded()) {
                 LOG.error(
                     "release {} of {}: {}; kept until the DVM reports it gone",
                     reqId,
@@ -294,9 +323,9 @@ public final class FluxScheduler implements SchedulerUpcalls {
 
   /**
    * A RELEASE Flux granted: a whole session this scheduler instantiated is terminated in the DVM
-   * (seed 000 "Termination") and its nodes are handed back when the DVM reports it COMPLETE, as the
-   * protocol mapping has it ("after the DVM's shrink completes: sched.free"); released nodes that
-   * are no session's are handed back at once.
+   * (seed 000 "Termination"); when the DVM reports it COMPLETE its nodes are shrunk out and handed
+   * back once their daemons are gone, as the protocol mapping has it ("after the DVM's shrink
+   * completes: sched.free", D450); released nodes that are no session's are handed back at once.
    */
   private CompletionStage<StatusInfos> release(List<Info> request, StatusInfos answer) {
     Optional<Long> id =
@@ -392,7 +421,9 @@ public final class FluxScheduler implements SchedulerUpcalls {
       String held = sid == null ? null : sessions.get(sid).remove(h);
       if (entry != null) {
         freed.add(entry);
-      } else if (held != null && !releasing.containsKey(sid)) {
+      } else if (held != null && releasing.containsKey(sid)) {
+        goneWhileReleasing.add(h);
+      } else if (held != null) {
         rolledBack.computeIfAbsent(sid, k -> new ArrayList<>()).add(held);
       }
     }
@@ -526,12 +557,44 @@ public final class FluxScheduler implements SchedulerUpcalls {
       LOG.info("session {} complete: {}", sessionId, directives);
       String nodes = releasing.remove(sessionId);
       if (nodes != null) {
-        // released by its requester: the DVM's shrink is complete, Flux gets the nodes back
-        return handBack.released(nodes).thenApply(v -> StatusInfos.of(PmixStatus.PMIX_SUCCESS));
+        return completeRelease(sessionId, nodes)
+            .thenApply(v -> StatusInfos.of(PmixStatus.PMIX_SUCCESS));
       }
       return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_SUCCESS));
     }
     return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
+  }
+
+  /**
+   * A released session is complete: the DVM reclaimed it, and its nodes stay in the DVM's pool with
+   * their daemons up (inheritance DEFAULT). They are shrunk out of the DVM (spec/pmix/04 B10:
+   * "member nodes with daemons shrunk out") and go back to Flux only once their daemons are gone,
+   * as after any shrink (E3, D450); those whose daemons already left go back at once.
+   */
+  private CompletionStage<Void> completeRelease(long sid, String nodes) {
+    List<String> now = new ArrayList<>();
+    List<String> held = new ArrayList<>();
+    for (String entry : nodes.split(",")) {
+      String host = host(entry);
+      if (goneWhileReleasing.remove(host) || self == null) {
+        now.add(entry);
+      } else {
+        departing.put(host, entry);
+        held.add(entry);
+      }
+    }
+    if (self == null && !now.isEmpty()) {
+      LOG.warn(
+          "session {} complete: no port to shrink the DVM; {} handed back with its daemons up",
+          sid,
+          nodes);
+    }
+    if (!held.isEmpty()) {
+      shrinkOut(held, "session " + sid + " released and complete");
+    }
+    return now.isEmpty()
+        ? CompletableFuture.completedFuture(null)
+        : handBack.released(String.join(",", now));
   }
 
   /**

@@ -149,6 +149,44 @@ class ElasticBridgeEndToEndTest {
     assertThat(w.c.jmTranscript()).contains("sched.free").contains("\"final\":false");
   }
 
+  /**
+   * B10 / E3: a RELEASE of a whole reservation by PMIX_ALLOC_ID terminates its session in the DVM;
+   * on COMPLETE its nodes, their daemons still up, are shrunk out, and the scheduler gets them back
+   * only once those daemons have left (D450). The requester gets SUCCESS and no DVM event.
+   */
+  @Test
+  void shrink_b10_releaseByAllocId_freedInTheSchedulerOnlyAfterTheDaemonsLeft() {
+    ElasticWorld w =
+        new ElasticWorld(
+            dir, DaemonPolicy.immediate().withLatency(Duration.ZERO, Duration.ofSeconds(5)));
+    StatusInfos g = w.ask(AllocDirective.NEW, nodes(2), reqId("g")).join();
+    String id = info(g, PmixKey.PMIX_ALLOC_ID);
+    w.check();
+    assertThat(w.dvmHosts()).containsExactly("node0", "node2", "node3");
+    w.timeline.clear();
+
+    StatusInfos r = w.ask(AllocDirective.RELEASE, Info.of(PmixKey.PMIX_ALLOC_ID, id)).join();
+    w.check();
+    assertThat(r.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(w.dvm.view().session(Long.parseLong(id))).isEmpty();
+    // the session is complete, its daemons are leaving: Flux still holds both nodes
+    assertThat(w.dvm.departing()).containsExactlyInAnyOrder("node2", "node3");
+    assertThat(w.bridge.departing()).containsExactlyInAnyOrder("node2", "node3");
+    assertThat(w.schedHosts()).contains("node2", "node3");
+    assertThat(w.freeHosts()).doesNotContain("node2", "node3");
+    assertThat(w.c.jmTranscript()).doesNotContain("sched.free");
+
+    w.advance(Duration.ofSeconds(5));
+    w.check();
+    assertThat(w.dvm.departing()).isEmpty();
+    assertThat(w.bridge.departing()).isEmpty();
+    assertThat(w.dvmHosts()).containsExactly("node0");
+    assertThat(w.freeHosts()).containsExactly("node2", "node3");
+    assertThat(w.schedHosts()).containsExactly("node0");
+    assertThat(w.c.jmTranscript()).contains("sched.free").contains("\"final\":false");
+    assertThat(w.timeline).containsExactly("answer PMIX_SUCCESS " + ElasticWorld.infos(r.infos()));
+  }
+
   /** D13 / guarantee 7.1: a job submitted during a grow is held, then lands on the grown nodes. */
   @Test
   void grow_d13_jobSubmittedDuringTheGrow_heldThenMappedOntoTheGrownNodes() {
