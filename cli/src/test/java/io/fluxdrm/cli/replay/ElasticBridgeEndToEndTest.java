@@ -106,19 +106,32 @@ class ElasticBridgeEndToEndTest {
     assertThat(w.c.jmTranscript()).contains("\"final\":false");
   }
 
+  private String grownId;
+
+  /**
+   * A world whose daemons take 5 s to leave, grown by a granted NEW of two nodes (node2, node3; its
+   * PMIX_ALLOC_ID in {@link #grownId}), the timeline cleared.
+   */
+  private ElasticWorld grownWithSlowStops() {
+    ElasticWorld w =
+        new ElasticWorld(
+            dir, DaemonPolicy.immediate().withLatency(Duration.ZERO, Duration.ofSeconds(5)));
+    StatusInfos g = w.ask(AllocDirective.NEW, nodes(2), reqId("g")).join();
+    grownId = info(g, PmixKey.PMIX_ALLOC_ID);
+    w.check();
+    assertThat(w.dvmHosts()).containsExactly("node0", "node2", "node3");
+    w.timeline.clear();
+    return w;
+  }
+
   /**
    * B11 / E3: a RELEASE by node list is granted as R_delta_sub, the DVM's shrink campaign stops the
    * daemon, and only once it has left does the scheduler get the node back.
    */
   @Test
   void shrink_b11_releaseByNodeList_freedInTheSchedulerOnlyAfterTheDaemonLeft() {
-    ElasticWorld w =
-        new ElasticWorld(
-            dir, DaemonPolicy.immediate().withLatency(Duration.ZERO, Duration.ofSeconds(5)));
-    StatusInfos g = w.ask(AllocDirective.NEW, nodes(2), reqId("g")).join();
-    String id = info(g, PmixKey.PMIX_ALLOC_ID);
-    w.check();
-    w.timeline.clear();
+    ElasticWorld w = grownWithSlowStops();
+    String id = grownId;
 
     StatusInfos r =
         w.ask(AllocDirective.RELEASE, Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node3"), reqId("r"))
@@ -156,14 +169,8 @@ class ElasticBridgeEndToEndTest {
    */
   @Test
   void shrink_b10_releaseByAllocId_freedInTheSchedulerOnlyAfterTheDaemonsLeft() {
-    ElasticWorld w =
-        new ElasticWorld(
-            dir, DaemonPolicy.immediate().withLatency(Duration.ZERO, Duration.ofSeconds(5)));
-    StatusInfos g = w.ask(AllocDirective.NEW, nodes(2), reqId("g")).join();
-    String id = info(g, PmixKey.PMIX_ALLOC_ID);
-    w.check();
-    assertThat(w.dvmHosts()).containsExactly("node0", "node2", "node3");
-    w.timeline.clear();
+    ElasticWorld w = grownWithSlowStops();
+    String id = grownId;
 
     StatusInfos r = w.ask(AllocDirective.RELEASE, Info.of(PmixKey.PMIX_ALLOC_ID, id)).join();
     w.check();
