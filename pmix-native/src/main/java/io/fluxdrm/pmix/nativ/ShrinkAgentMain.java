@@ -44,10 +44,18 @@ public final class ShrinkAgentMain {
       System.exit(2);
     }
     ExecutorService loop = Executors.newSingleThreadExecutor();
-    PmixTool.Connected c =
-        PmixTool.connect(args[0], Optional.empty(), Duration.ofSeconds(30), loop)
-            .toCompletableFuture()
-            .get(90, TimeUnit.SECONDS);
+    PmixTool.Connected c;
+    try {
+      c =
+          PmixTool.connect(args[0], Optional.empty(), Duration.ofSeconds(30), loop)
+              .toCompletableFuture()
+              .get(90, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      // one line, read by the scheduler's log (its standard error is the scheduler's)
+      System.err.println("shrink agent: " + e.getCause().getMessage());
+      System.exit(1);
+      return;
+    }
     DvmPort port = c.port();
     port.registerEvents(
             List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
