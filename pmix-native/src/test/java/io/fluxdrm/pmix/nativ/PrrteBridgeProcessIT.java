@@ -430,8 +430,10 @@ class PrrteBridgeProcessIT {
     String node = now.stream().filter(n -> !n.equals(head)).findFirst().orElseThrow();
     assertThat(node).isIn("node1", "node2", "node3");
 
-    List<String> release = tool(uriFile, "RELEASE", "nodes=" + node, "req=proc-release", "wait=1");
+    List<String> release = tool(uriFile, "RELEASE", "nodes=" + node, "req=proc-release");
     assertThat(release.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    assertThat(release).hasSize(2);
+    assertThat(release.get(1)).startsWith("PHASE2 -195").contains("proc-release");
     assertThat(daemons(uriFile)).containsExactly(head);
     String left = bridge.await("the daemons of " + node + " left; sched\\.free final: false");
     String free = sched.await("free \\S+: rank\\d/core\\[0-1\\]$");

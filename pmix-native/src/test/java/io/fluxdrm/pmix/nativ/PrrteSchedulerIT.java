@@ -404,8 +404,11 @@ class PrrteSchedulerIT {
     assertThat(picked).isIn("node2", "node3");
     countPicked = picked;
     assertThat(sched.grants()).hasSize(2).containsValue(picked + ":2");
-    List<String> back = tool("RELEASE", "nodes=" + picked, "req=release-count", "wait=1");
+    List<String> back = tool("RELEASE", "nodes=" + picked, "req=release-count");
     assertThat(back.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    // D456: the agent relays its shrink's end to the requester
+    assertThat(back).hasSize(2);
+    assertThat(back.get(1)).startsWith("PHASE2 -195").contains("release-count");
     assertThat(daemons()).containsExactlyInAnyOrder(head, "node1");
     assertThat(sched.grants()).hasSize(1);
   }
@@ -430,8 +433,14 @@ class PrrteSchedulerIT {
   @Order(4)
   void release_shrinksTheDvm_schedFreeOnlyAfterTheDaemonLeft() throws Exception {
     timeline.clear();
-    List<String> phases = tool("RELEASE", "nodes=node1", "req=shrink-1", "wait=5");
+    List<String> phases = tool("RELEASE", "nodes=node1", "req=shrink-1");
     assertThat(phases.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    // the second phase, relayed by the agent once the daemon left (D456)
+    assertThat(phases).hasSize(2);
+    assertThat(phases.get(1))
+        .startsWith("PHASE2 -195")
+        .contains("shrink-1")
+        .contains("fluxdrm.relayed");
     assertThat(daemons()).containsExactly(head);
     // "daemons gone" is the agent's PMIX_DVM_IS_READY; the free follows it, the tool's answer both
     assertThat(timeline).containsExactly("daemons gone: node1:2", "sched.free final=false");
