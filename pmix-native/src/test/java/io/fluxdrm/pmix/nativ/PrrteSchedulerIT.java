@@ -52,8 +52,10 @@ import org.junit.jupiter.api.io.TempDir;
  * sched.realloc}, the grant's node list reaches PRRTE, a daemon starts there, the tool sees SUCCESS
  * and then {@code PMIX_DVM_IS_READY}, and {@code prun --map-by ppr:1:node hostname} runs on it. A
  * denied request leaves the DVM unchanged. A RELEASE shrinks the DVM, and {@code sched.free final:
- * false} goes out only after PRRTE reported the daemon gone. Every wait is on a line of output or a
- * future, with generous timeouts as the last guard.
+ * false} goes out only after PRRTE reported the daemon gone, and the tool gets the shrink's second
+ * phase, relayed by the shrink agent (D456). Answers PRRTE cannot use, scripted by request id, go
+ * to PRRTE as {@code PMIX_ERROR} (D455) and PRRTE survives them. Every wait is on a line of output
+ * or a future, with generous timeouts as the last guard.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PrrteSchedulerIT {
