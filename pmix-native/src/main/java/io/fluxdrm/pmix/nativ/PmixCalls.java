@@ -44,4 +44,36 @@ final class PmixCalls {
     l.add(new Info(PmixKey.PMIX_TIMEOUT, PmixDataType.PMIX_INT, (int) seconds));
     return l;
   }
+
+  /**
+   * The message of a failed connection to a DVM: names the URI, and for a {@code file:PATH} whose
+   * file never appeared, says so and how long it waited (a DVM that is missing, or was started
+   * without {@code --report-uri PATH}).
+   *
+   * @param call the libpmix call
+   * @param uri the DVM's URI or {@code file:PATH}
+   * @param timeout how long was tried
+   * @param status libpmix's status, as text
+   * @return the message
+   */
+  static String connectFailure(String call, String uri, Duration timeout, String status) {
+    if (uri.startsWith("file:")) {
+      java.nio.file.Path f = java.nio.file.Path.of(uri.substring("file:".length()));
+      if (!java.nio.file.Files.exists(f)) {
+        return call
+            + " "
+            + uri
+            + ": "
+            + status
+            + ": no DVM: its URI file "
+            + f
+            + " did not appear within "
+            + Math.max(1, timeout.toSeconds())
+            + " s (expected: prte ... --report-uri "
+            + f
+            + " running)";
+      }
+    }
+    return call + " " + uri + ": " + status;
+  }
 }

@@ -93,7 +93,12 @@ public final class PmixScheduler implements AutoCloseable {
                         module.struct(), NativeInfos.write(arena, infos), (long) infos.size());
             if (rc != PmixStatus.PMIX_SUCCESS.code()) {
               throw new PmixNativeException(
-                  "PMIx_server_init as scheduler: " + lib.errorString(rc) + " (" + rc + ")");
+                  "PMIx_server_init as scheduler: "
+                      + lib.errorString(rc)
+                      + " ("
+                      + rc
+                      + ")"
+                      + rendezvousInUse().map(f -> secondScheduler(f)).orElse(""));
             }
           } catch (PmixNativeException e) {
             throw e;
@@ -108,6 +113,27 @@ public final class PmixScheduler implements AutoCloseable {
               dvmUri);
           return new PmixScheduler(lib, self, module, dvmUri, timeout, executor);
         });
+  }
+
+  /**
+   * The scheduler rendezvous files of this host in the system temporary directory ({@code $TMPDIR},
+   * else {@code /tmp}), where libpmix writes {@code pmix.sched.<host>}.
+   */
+  static java.util.Optional<java.nio.file.Path> rendezvousInUse() {
+    String t = System.getenv("TMPDIR");
+    java.nio.file.Path tmp = java.nio.file.Path.of(t == null || t.isBlank() ? "/tmp" : t);
+    try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(tmp)) {
+      return s.filter(p -> p.getFileName().toString().startsWith("pmix.sched.")).findFirst();
+    } catch (java.io.IOException | RuntimeException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
+  private static String secondScheduler(java.nio.file.Path f) {
+    return ": another PMIx scheduler runs on this host, its rendezvous file "
+        + f
+        + " exists (libpmix's message above names its owner); one scheduler per host: stop it"
+        + " (and its DVM, which keeps it) first";
   }
 
   /** The scheduler's name. */
@@ -148,9 +174,14 @@ public final class PmixScheduler implements AutoCloseable {
               lib.toolAttachToServer.invokeExact(
                   me, server, NativeInfos.write(arena, infos), (long) infos.size());
       if (rc != PmixStatus.PMIX_SUCCESS.code()) {
-        LOG.warn("attaching to the DVM at {}: {} ({})", dvmUri, lib.errorString(rc), rc);
-        throw new PmixNativeException(
-            "PMIx_tool_attach_to_server " + dvmUri + ": " + lib.errorString(rc) + " (" + rc + ")");
+        String why =
+            PmixCalls.connectFailure(
+                "PMIx_tool_attach_to_server",
+                dvmUri,
+                timeout,
+                lib.errorString(rc) + " (" + rc + ")");
+        LOG.warn("attaching to the DVM: {}", why);
+        throw new PmixNativeException(why);
       }
       PmixProc dvm = NativeInfos.readProc(server).orElse(new PmixProc("?", 0));
       LOG.info("attached to the DVM {}.{} at {}", dvm.nspace(), dvm.rank(), dvmUri);

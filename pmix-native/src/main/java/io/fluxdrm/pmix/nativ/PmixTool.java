@@ -63,7 +63,8 @@ public final class PmixTool {
                         proc, NativeInfos.write(arena, infos), (long) infos.size());
             if (rc != PmixStatus.PMIX_SUCCESS.code()) {
               throw new PmixNativeException(
-                  "PMIx_tool_init " + uri + ": " + lib.errorString(rc) + " (" + rc + ")");
+                  PmixCalls.connectFailure(
+                      "PMIx_tool_init", uri, timeout, lib.errorString(rc) + " (" + rc + ")"));
             }
             me = NativeInfos.readProc(proc).orElseThrow();
           } catch (PmixNativeException e) {

@@ -71,6 +71,16 @@ public final class PrrteScheduler implements SchedulerUpcalls {
      * @return the phase-two event's code, or the first phase's failure status
      */
     CompletionStage<Integer> shrink(String reqId, String hosts);
+
+    /**
+     * Sends event {@code code} to {@code target} alone, as the agent (D456): the requester of a
+     * release learns the outcome of the shrink made for it.
+     *
+     * @param target the requester
+     * @param reqId its request's {@code PMIX_ALLOC_REQ_ID}, or null
+     * @param code {@code PMIX_DVM_IS_READY} or {@code PMIX_ERR_DVM_MOD}
+     */
+    default void notify(PmixProc target, String reqId, int code) {}
   }
 
   /** Node lists of the grants, by {@code PMIX_ALLOC_ID}. */
@@ -144,7 +154,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
                 return CompletableFuture.completedFuture(answer);
               }
               if (directive == AllocDirective.RELEASE) {
-                return release(own, answer);
+                return release(requester, own, answer);
               }
               Optional<String> id = string(a.infos(), PmixKey.PMIX_ALLOC_ID);
               Optional<String> nodes = string(a.infos(), PmixKey.PMIX_ALLOC_NODE_LIST);
@@ -161,7 +171,8 @@ public final class PrrteScheduler implements SchedulerUpcalls {
             });
   }
 
-  private CompletionStage<StatusInfos> release(List<Info> request, StatusInfos granted) {
+  private CompletionStage<StatusInfos> release(
+      PmixProc requester, List<Info> request, StatusInfos granted) {
     Optional<String> nodes =
         string(granted.infos(), PmixKey.PMIX_ALLOC_NODE_LIST)
             .or(() -> string(request, PmixKey.PMIX_ALLOC_NODE_LIST))
@@ -192,7 +203,20 @@ public final class PrrteScheduler implements SchedulerUpcalls {
                 return success;
               });
     }
-    return shrinkThenFree(list, hosts).thenApply(freedNow -> success);
+    String reqId = string(request, PmixKey.PMIX_ALLOC_REQ_ID).orElse(null);
+    return shrinkThenFree(list, hosts)
+        .thenApply(
+            freedNow -> {
+              // PRRTE's own release of the requester finds no daemon left and sends no event:
+              // the agent relays the outcome of its shrink to the requester (D456)
+              shrinker.notify(
+                  requester,
+                  reqId,
+                  freedNow
+                      ? PmixStatus.PMIX_DVM_IS_READY.code()
+                      : PmixStatus.PMIX_ERR_DVM_MOD.code());
+              return success;
+            });
   }
 
   /**

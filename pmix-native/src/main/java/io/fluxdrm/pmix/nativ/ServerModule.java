@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * (completes, fails, throws). A request that cannot be read (a value that does not fit its key, an
  * unknown directive) is refused by the upcall's return status, a log line, and no {@code cbfunc}
  * (PMIx's contract for an error return). The infos of an answer live in an arena of their own that
- * libpmix's call of our {@code release_fn} closes.
+ * libpmix's call of our {@code release_fn} closes. Every answer passes {@link AnswerCheck} first: a
+ * status or info PRRTE cannot use becomes {@code PMIX_ERROR} and a log line (D455).
  */
 public final class ServerModule {
   private static final Logger LOG = LoggerFactory.getLogger(ServerModule.class);
@@ -134,12 +135,18 @@ public final class ServerModule {
     private final MemorySegment cbfunc;
     private final MemorySegment cbdata;
     private final String what;
+    private final java.util.function.UnaryOperator<StatusInfos> check;
     private final AtomicBoolean sent = new AtomicBoolean();
 
-    Reply(MemorySegment cbfunc, MemorySegment cbdata, String what) {
+    Reply(
+        MemorySegment cbfunc,
+        MemorySegment cbdata,
+        String what,
+        java.util.function.UnaryOperator<StatusInfos> check) {
       this.cbfunc = cbfunc;
       this.cbdata = cbdata;
       this.what = what;
+      this.check = check;
       outstanding.incrementAndGet();
     }
 
@@ -152,6 +159,12 @@ public final class ServerModule {
       StatusInfos a = answer;
       if (err != null || a == null) {
         LOG.error("{}: the scheduler failed: {}", what, err);
+        a = StatusInfos.of(PmixStatus.PMIX_ERROR);
+      }
+      try {
+        a = check.apply(a);
+      } catch (RuntimeException e) {
+        LOG.error("{}: answer {} cannot be checked ({}): PMIX_ERROR", what, a, e.toString());
         a = StatusInfos.of(PmixStatus.PMIX_ERROR);
       }
       Arena arena = Arena.ofShared();
@@ -301,7 +314,8 @@ public final class ServerModule {
     }
     LOG.info("{}: {}", what, d.infos());
     AllocDirective directive = dir.get();
-    Reply r = new Reply(cbfunc, cbdata, what);
+    String w = what;
+    Reply r = new Reply(cbfunc, cbdata, w, a -> AnswerCheck.allocate(w, directive, a));
     return dispatch(r, () -> upcalls.allocate(requester, directive, d.infos()));
   }
 
@@ -320,7 +334,7 @@ public final class ServerModule {
       return PmixStatus.PMIX_ERR_BAD_PARAM.code();
     }
     LOG.info("{}: {}", what, d.infos());
-    Reply r = new Reply(cbfunc, cbdata, what);
+    Reply r = new Reply(cbfunc, cbdata, what, a -> AnswerCheck.sessionControl(what, a));
     return dispatch(r, () -> upcalls.sessionControl(requester, sessionId, d.infos()));
   }
 

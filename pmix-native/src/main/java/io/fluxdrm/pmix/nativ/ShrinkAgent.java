@@ -96,6 +96,8 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
                     if (f != null) {
                       executor.execute(() -> f.complete(code));
                     }
+                  } else if (w.length == 3 && w[0].equals("NOTIFIED")) {
+                    LOG.info("shrink agent: event sent to {}: status {}", w[1], w[2]);
                   } else {
                     LOG.warn("shrink agent: unexpected line \"{}\"", line);
                   }
@@ -135,6 +137,32 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
       f.completeExceptionally(new PmixNativeException("shrink agent: " + e.getMessage(), e));
     }
     return f;
+  }
+
+  /**
+   * Has the agent send event {@code code} to {@code target} alone (D456), with {@code
+   * PMIX_ALLOC_REQ_ID} {@code reqId} when there is one; its outcome is a log line.
+   */
+  @Override
+  public synchronized void notify(io.fluxdrm.pmix.PmixProc target, String reqId, int code) {
+    if (in == null) {
+      LOG.warn("shrink agent: not started, no event for {}", target.nspace());
+      return;
+    }
+    try {
+      in.write(
+          "NOTIFY "
+              + target.nspace()
+              + " "
+              + target.rank()
+              + " "
+              + code
+              + (reqId == null ? "" : " " + reqId)
+              + "\n");
+      in.flush();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("shrink agent: event for {}: {}", target.nspace(), e.toString());
+    }
   }
 
   /** Ends the agent (its standard input closes; it finalises its tool). */

@@ -52,8 +52,10 @@ import org.junit.jupiter.api.io.TempDir;
  * sched.realloc}, the grant's node list reaches PRRTE, a daemon starts there, the tool sees SUCCESS
  * and then {@code PMIX_DVM_IS_READY}, and {@code prun --map-by ppr:1:node hostname} runs on it. A
  * denied request leaves the DVM unchanged. A RELEASE shrinks the DVM, and {@code sched.free final:
- * false} goes out only after PRRTE reported the daemon gone. Every wait is on a line of output or a
- * future, with generous timeouts as the last guard.
+ * false} goes out only after PRRTE reported the daemon gone, and the tool gets the shrink's second
+ * phase, relayed by the shrink agent (D456). Answers PRRTE cannot use, scripted by request id, go
+ * to PRRTE as {@code PMIX_ERROR} (D455) and PRRTE survives them. Every wait is on a line of output
+ * or a future, with generous timeouts as the last guard.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PrrteSchedulerIT {
@@ -78,6 +80,10 @@ class PrrteSchedulerIT {
 
   /** What happened, in order, on the reactor: the scheduler's frees and its shrink events. */
   private static final List<String> timeline = new CopyOnWriteArrayList<>();
+
+  /** Answers given instead of the scheduler's, by the request's {@code PMIX_ALLOC_REQ_ID}. */
+  private static final Map<String, io.fluxdrm.pmix.port.StatusInfos> scripted =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Why the peer cannot run here, reported by every test as its skip reason; null when it can. */
   private static String skipped;
@@ -187,9 +193,35 @@ class PrrteSchedulerIT {
             reactor::execute);
     PmixScheduler[] up = new PmixScheduler[1];
     sched = new PrrteScheduler(allocator::allocationRequest, handBack, agent, () -> up[0].port());
+    // the scheduler, except for requests whose PMIX_ALLOC_REQ_ID has a scripted answer (D455)
+    io.fluxdrm.pmix.port.SchedulerUpcalls upcalls =
+        new io.fluxdrm.pmix.port.SchedulerUpcalls() {
+          @Override
+          public CompletionStage<io.fluxdrm.pmix.port.StatusInfos> allocate(
+              PmixProc requester,
+              io.fluxdrm.pmix.AllocDirective directive,
+              List<io.fluxdrm.pmix.Info> infos) {
+            io.fluxdrm.pmix.port.StatusInfos s =
+                infos.stream()
+                    .filter(i -> i.key().equals(io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_REQ_ID))
+                    .map(i -> scripted.get(i.stringValue()))
+                    .filter(java.util.Objects::nonNull)
+                    .findFirst()
+                    .orElse(null);
+            return s != null
+                ? CompletableFuture.completedFuture(s)
+                : sched.allocate(requester, directive, infos);
+          }
+
+          @Override
+          public CompletionStage<io.fluxdrm.pmix.port.StatusInfos> sessionControl(
+              PmixProc requester, long sessionId, List<io.fluxdrm.pmix.Info> directives) {
+            return sched.sessionControl(requester, sessionId, directives);
+          }
+        };
     pmix =
         PmixScheduler.start(
-                self, sched, "file:" + uriFile, Duration.ofSeconds(30), reactor::execute)
+                self, upcalls, "file:" + uriFile, Duration.ofSeconds(30), reactor::execute)
             .toCompletableFuture()
             .get(60, TimeUnit.SECONDS);
     up[0] = pmix;
@@ -374,8 +406,11 @@ class PrrteSchedulerIT {
     assertThat(picked).isIn("node2", "node3");
     countPicked = picked;
     assertThat(sched.grants()).hasSize(2).containsValue(picked + ":2");
-    List<String> back = tool("RELEASE", "nodes=" + picked, "req=release-count", "wait=1");
+    List<String> back = tool("RELEASE", "nodes=" + picked, "req=release-count");
     assertThat(back.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    // D456: the agent relays its shrink's end to the requester
+    assertThat(back).hasSize(2);
+    assertThat(back.get(1)).startsWith("PHASE2 -195").contains("release-count");
     assertThat(daemons()).containsExactlyInAnyOrder(head, "node1");
     assertThat(sched.grants()).hasSize(1);
   }
@@ -400,8 +435,14 @@ class PrrteSchedulerIT {
   @Order(4)
   void release_shrinksTheDvm_schedFreeOnlyAfterTheDaemonLeft() throws Exception {
     timeline.clear();
-    List<String> phases = tool("RELEASE", "nodes=node1", "req=shrink-1", "wait=5");
+    List<String> phases = tool("RELEASE", "nodes=node1", "req=shrink-1");
     assertThat(phases.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    // the second phase, relayed by the agent once the daemon left (D456)
+    assertThat(phases).hasSize(2);
+    assertThat(phases.get(1))
+        .startsWith("PHASE2 -195")
+        .contains("shrink-1")
+        .contains("fluxdrm.relayed");
     assertThat(daemons()).containsExactly(head);
     // "daemons gone" is the agent's PMIX_DVM_IS_READY; the free follows it, the tool's answer both
     assertThat(timeline).containsExactly("daemons gone: node1:2", "sched.free final=false");
@@ -596,5 +637,154 @@ class PrrteSchedulerIT {
     assertThat(c[2]).as("callbacks outstanding").isZero();
     assertThat(end - warm).as("RSS growth in kB").isLessThan(64 * 1024);
     assertThat(daemons()).containsExactly(head);
+  }
+
+  /**
+   * Issue 16: no crash on bad input from fluxdrm's side (D455). Answers that PRRTE cannot use are
+   * scripted for requests of a tool: statuses that are no verdict (an operation code, an event
+   * code, PRRTE's internal {@code PMIX_ERR_TAKE_NEXT_OPTION}), a node list that is not host names,
+   * a grant without nodes. Each goes to PRRTE as {@code PMIX_ERROR} with a log line saying why; the
+   * tool gets {@code PMIX_ERROR}, the DVM is unchanged. A key outside the catalog is left out of a
+   * grant that PRRTE then carries out, and a release of a host PRRTE does not know is PRRTE's own
+   * {@code PMIX_ERR_NOT_FOUND}. PRRTE survives all of it: a grow through Flux afterwards works and
+   * {@code prun} runs on the new node.
+   */
+  @Test
+  @Order(7)
+  void badAnswers_prrteSurvives_toolGetsAnError_fluxdrmLogsWhy() throws Exception {
+    java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream err = System.err;
+    System.setErr(
+        new java.io.PrintStream(
+            new java.io.OutputStream() {
+              @Override
+              public void write(int b) {
+                err.write(b);
+                synchronized (log) {
+                  log.write(b);
+                }
+              }
+
+              @Override
+              public void write(byte[] b, int off, int len) {
+                err.write(b, off, len);
+                synchronized (log) {
+                  log.write(b, off, len);
+                }
+              }
+            },
+            true,
+            StandardCharsets.UTF_8));
+    try {
+      io.fluxdrm.pmix.Info id = io.fluxdrm.pmix.Info.of(io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_ID, "x");
+      io.fluxdrm.pmix.Info node3 =
+          io.fluxdrm.pmix.Info.of(io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_NODE_LIST, "node3:2");
+      Map<String, io.fluxdrm.pmix.port.StatusInfos> bad = new java.util.LinkedHashMap<>();
+      Map<String, String> why = new java.util.LinkedHashMap<>();
+      bad.put(
+          "bad-succeeded",
+          new io.fluxdrm.pmix.port.StatusInfos(
+              io.fluxdrm.pmix.PmixStatus.PMIX_OPERATION_SUCCEEDED, List.of(id, node3)));
+      why.put("bad-succeeded", "status PMIX_OPERATION_SUCCEEDED is not a verdict");
+      bad.put(
+          "bad-in-progress",
+          new io.fluxdrm.pmix.port.StatusInfos(
+              io.fluxdrm.pmix.PmixStatus.PMIX_OPERATION_IN_PROGRESS, List.of(id, node3)));
+      why.put("bad-in-progress", "status PMIX_OPERATION_IN_PROGRESS is not a verdict");
+      bad.put(
+          "bad-event",
+          io.fluxdrm.pmix.port.StatusInfos.of(io.fluxdrm.pmix.PmixStatus.PMIX_DVM_IS_READY));
+      why.put("bad-event", "status PMIX_DVM_IS_READY is not a verdict");
+      bad.put(
+          "bad-next-option",
+          io.fluxdrm.pmix.port.StatusInfos.of(
+              io.fluxdrm.pmix.PmixStatus.PMIX_ERR_TAKE_NEXT_OPTION));
+      why.put("bad-next-option", "status PMIX_ERR_TAKE_NEXT_OPTION is not a verdict");
+      bad.put(
+          "bad-nodes",
+          new io.fluxdrm.pmix.port.StatusInfos(
+              io.fluxdrm.pmix.PmixStatus.PMIX_SUCCESS,
+              List.of(
+                  id,
+                  io.fluxdrm.pmix.Info.of(
+                      io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_NODE_LIST, "node3;reboot:2"))));
+      why.put("bad-nodes", "\"node3;reboot:2\" is not a host name");
+      bad.put(
+          "bad-no-nodes",
+          new io.fluxdrm.pmix.port.StatusInfos(
+              io.fluxdrm.pmix.PmixStatus.PMIX_SUCCESS, List.of(id)));
+      why.put("bad-no-nodes", "a grant without pmix.alloc.nlist");
+      scripted.putAll(bad);
+      for (String req : bad.keySet()) {
+        List<String> phases = tool("NEW", "nodes=node3:2", "req=" + req);
+        assertThat(phases).as(req).containsExactly("PHASE1 PMIX_ERROR []");
+        String text;
+        synchronized (log) {
+          text = log.toString(StandardCharsets.UTF_8);
+        }
+        assertThat(text)
+            .as(req)
+            .contains(why.get(req) + "")
+            .contains("PMIX_ERROR to PRRTE instead");
+      }
+      assertThat(daemons()).containsExactly(head);
+
+      // a grant with a key outside the catalog: the key is left out, PRRTE carries the grant out;
+      // then a release of a host PRRTE does not know (PRRTE's own NOT_FOUND), and of node3
+      scripted.put(
+          "bad-unknown-key",
+          new io.fluxdrm.pmix.port.StatusInfos(
+              io.fluxdrm.pmix.PmixStatus.PMIX_SUCCESS,
+              List.of(
+                  io.fluxdrm.pmix.Info.of(io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_ID, "scripted-1"),
+                  node3,
+                  new io.fluxdrm.pmix.Info(
+                      "fluxdrm.test.answer", io.fluxdrm.pmix.PmixDataType.PMIX_INT, 1))));
+      List<String> grown = tool("NEW", "nodes=node3:2", "req=bad-unknown-key");
+      assertThat(grown).hasSize(2);
+      assertThat(grown.get(0))
+          .startsWith("PHASE1 PMIX_SUCCESS")
+          .contains("scripted-1")
+          .doesNotContain("fluxdrm.test.answer");
+      assertThat(grown.get(1)).startsWith("PHASE2 -195");
+      synchronized (log) {
+        assertThat(log.toString(StandardCharsets.UTF_8))
+            .contains("keys outside the catalog left out of the answer: [fluxdrm.test.answer]");
+      }
+      assertThat(daemons()).containsExactlyInAnyOrder(head, "node3");
+      scripted.put(
+          "bad-unknown-host",
+          new io.fluxdrm.pmix.port.StatusInfos(
+              io.fluxdrm.pmix.PmixStatus.PMIX_SUCCESS,
+              List.of(
+                  io.fluxdrm.pmix.Info.of(io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_NODE_LIST, "node9"))));
+      List<String> unknownHost = tool("RELEASE", "nodes=node3", "req=bad-unknown-host");
+      assertThat(unknownHost).hasSize(1);
+      assertThat(unknownHost.get(0)).startsWith("PHASE1 PMIX_ERR_NOT_FOUND");
+      scripted.put(
+          "scripted-release",
+          new io.fluxdrm.pmix.port.StatusInfos(
+              io.fluxdrm.pmix.PmixStatus.PMIX_SUCCESS,
+              List.of(
+                  io.fluxdrm.pmix.Info.of(io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_NODE_LIST, "node3"))));
+      List<String> shrunk = tool("RELEASE", "nodes=node3", "req=scripted-release");
+      assertThat(shrunk.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+      assertThat(shrunk).hasSize(2);
+      assertThat(shrunk.get(1)).startsWith("PHASE2 -195");
+      assertThat(daemons()).containsExactly(head);
+    } finally {
+      System.setErr(err);
+      scripted.clear();
+    }
+    // PRRTE is still the DVM fluxdrm schedules: a grow through Flux, prun on it, and back
+    List<String> grow = tool("NEW", "nodes=node3:2", "req=after-bad");
+    assertThat(grow).hasSize(2);
+    assertThat(grow.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    assertThat(grow.get(1)).startsWith("PHASE2 -195");
+    assertThat(daemons()).containsExactlyInAnyOrder(head, "node3");
+    List<String> back = tool("RELEASE", "nodes=node3", "req=after-bad-release", "wait=1");
+    assertThat(back.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    assertThat(daemons()).containsExactly(head);
+    assertThat(pmix.module().outstanding()).isZero();
   }
 }

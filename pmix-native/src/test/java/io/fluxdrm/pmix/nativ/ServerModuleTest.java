@@ -268,6 +268,129 @@ class ServerModuleTest {
     assertThat(m.outstanding()).isZero();
   }
 
+  /**
+   * D455: an answer PRRTE cannot use (a status that is not a verdict, a value of the wrong type for
+   * its key, a node list that is not host names, a grant without nodes) goes to libpmix as {@code
+   * PMIX_ERROR} without infos; keys outside the catalog are left out of an allocation answer.
+   */
+  @Test
+  void answersPrrteCannotUse_becomePmixError_unknownKeysLeftOut() {
+    // a value of another type than its key's cannot even be made (PRRTE reads PMIX_ALLOC_ID as a
+    // string whatever its type): the model refuses it
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new Info(PmixKey.PMIX_ALLOC_ID, PmixDataType.PMIX_INT, 7))
+        .hasMessageContaining("is not a type of key pmix.alloc.id");
+    ArrayDeque<StatusInfos> script = new ArrayDeque<>();
+    ServerModule m =
+        ServerModule.install(
+            upcalls(infos -> CompletableFuture.completedFuture(script.poll())), loop);
+    Info id = Info.of(PmixKey.PMIX_ALLOC_ID, "7");
+    Info nodes = Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node1:2");
+    List<StatusInfos> answers =
+        List.of(
+            new StatusInfos(PmixStatus.PMIX_OPERATION_SUCCEEDED, List.of(id, nodes)),
+            new StatusInfos(PmixStatus.PMIX_OPERATION_IN_PROGRESS, List.of(id, nodes)),
+            new StatusInfos(PmixStatus.PMIX_DVM_IS_READY, List.of()),
+            new StatusInfos(PmixStatus.PMIX_ERR_TAKE_NEXT_OPTION, List.of()),
+            new StatusInfos(PmixStatus.PMIX_ERR_PARTIAL_SUCCESS, List.of(id, nodes)),
+            new StatusInfos(
+                PmixStatus.PMIX_SUCCESS,
+                List.of(id, new Info(PmixKey.PMIX_ALLOC_NODE_LIST, PmixDataType.PMIX_REGEX, "n1"))),
+            new StatusInfos(
+                PmixStatus.PMIX_SUCCESS,
+                List.of(id, Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node1:2;reboot"))),
+            new StatusInfos(
+                PmixStatus.PMIX_SUCCESS,
+                List.of(id, Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "n1:0"))),
+            new StatusInfos(PmixStatus.PMIX_SUCCESS, List.of(id)),
+            new StatusInfos(
+                PmixStatus.PMIX_SUCCESS,
+                List.of(id, nodes, new Info("fluxdrm.test.answer", PmixDataType.PMIX_INT, 1))),
+            new StatusInfos(
+                PmixStatus.PMIX_ERR_OUT_OF_RESOURCE,
+                List.of(new Info("fluxdrm.test.answer", PmixDataType.PMIX_INT, 1))),
+            // a release answer needs no node list (PRRTE then answers PMIX_ERR_NOT_FOUND itself)
+            StatusInfos.of(PmixStatus.PMIX_SUCCESS));
+    script.addAll(answers);
+    for (int i = 0; i < answers.size(); i++) {
+      int dir = i == answers.size() - 1 ? AllocDirective.RELEASE.code() : AllocDirective.NEW.code();
+      assertThat(allocate(m, dir, List.of(), 100 + i)).isZero();
+      runLoop();
+    }
+    String grant = "[pmix.alloc.id(PMIX_STRING)=\"7\", pmix.alloc.nlist(PMIX_STRING)=\"node1:2\"]";
+    assertThat(calls())
+        .containsExactly(
+            "100 -1 []",
+            "101 -1 []",
+            "102 -1 []",
+            "103 -1 []",
+            "104 -1 []",
+            "105 -1 []",
+            "106 -1 []",
+            "107 -1 []",
+            "108 -1 []",
+            "109 0 " + grant,
+            "110 -29 []",
+            "111 0 []");
+    assertThat(m.outstanding()).isZero();
+    assertThat(m.openAnswers()).isZero();
+  }
+
+  @Test
+  void sessionControlAnswerWithAnEventCode_becomesPmixError() throws Throwable {
+    ServerModule m =
+        ServerModule.install(
+            new SchedulerUpcalls() {
+              @Override
+              public CompletionStage<StatusInfos> allocate(
+                  PmixProc requester, AllocDirective directive, List<Info> infos) {
+                throw new AssertionError("not asked");
+              }
+
+              @Override
+              public CompletionStage<StatusInfos> sessionControl(
+                  PmixProc requester, long sessionId, List<Info> directives) {
+                return CompletableFuture.completedFuture(
+                    new StatusInfos(
+                        sessionId == 1
+                            ? PmixStatus.PMIX_EVENT_SESSION_END
+                            : PmixStatus.PMIX_ERR_NOT_FOUND,
+                        List.of(new Info("prte.x", PmixDataType.PMIX_BOOL, true))));
+              }
+            },
+            loop);
+    try (Arena a = Arena.ofConfined()) {
+      MemorySegment fn = m.struct().getAtIndex(ADDRESS, Layouts.SLOT_SESSION_CONTROL);
+      for (int id = 1; id <= 2; id++) {
+        int rc =
+            (int)
+                CALL_SESSION_CONTROL.invokeExact(
+                    fn,
+                    NativeInfos.proc(a, new PmixProc("prte-vm", 0)),
+                    id,
+                    MemorySegment.NULL,
+                    0L,
+                    CBFUNC,
+                    MemorySegment.ofAddress(200 + id));
+        assertThat(rc).isZero();
+      }
+    }
+    runLoop();
+    assertThat(calls()).containsExactly("201 -1 []", "202 -46 [prte.x(PMIX_BOOL)=true]");
+  }
+
+  @Test
+  void nodeLists_hostNamesWithOptionalSlots() {
+    assertThat(AnswerCheck.badNodeList("node1:2,node-2.example.org,n3:16")).isEmpty();
+    assertThat(AnswerCheck.badNodeList("")).contains("empty");
+    assertThat(AnswerCheck.badNodeList("node1,,node2")).isPresent();
+    assertThat(AnswerCheck.badNodeList("node[1-2]:2")).isPresent();
+    assertThat(AnswerCheck.badNodeList("-node")).isPresent();
+    assertThat(AnswerCheck.badNodeList("node1:")).isPresent();
+    assertThat(AnswerCheck.badNodeList("a".repeat(65))).isPresent();
+    assertThat(AnswerCheck.badNodeList("a".repeat(64))).isEmpty();
+  }
+
   @Test
   void loopRefusesTheWork_unreachable_noCbfunc() {
     ServerModule m =
