@@ -5,6 +5,7 @@ import io.fluxdrm.cli.demo.ProcessWorld;
 import io.fluxdrm.cli.demo.Scenario;
 import io.fluxdrm.cli.demo.Step;
 import io.fluxdrm.cli.replay.DemoReplayProvider;
+import io.fluxdrm.cli.timeline.Timeline;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
@@ -43,8 +44,8 @@ import picocli.CommandLine.Option;
       "request is denied, and a session is instantiated, paused, resumed and",
       "terminated. Prints a timeline on stdout (--json: one JSON object per",
       "step), a progress line on stderr when it is a terminal (or --progress),",
-      "and writes the job manager's and the DVM's transcripts (--transcript,",
-      "--dvm-transcript).",
+      "writes the job manager's and the DVM's transcripts (--transcript,",
+      "--dvm-transcript), and draws the allocation over time (--picture).",
       "Exit status: 0 every step as the story expects, 1 a step differed (each",
       "difference is printed on stderr), 2 usage error."
     })
@@ -132,6 +133,19 @@ final class DemoCommand implements Callable<Integer> {
   Path dvmTranscript;
 
   @Option(
+      names = "--picture",
+      paramLabel = "PATH",
+      defaultValue = "fluxdrm-demo.svg",
+      description =
+          "Draw the allocation over time from the job manager's transcript here, as"
+              + " 'fluxdrm plot' does: PNG when PATH ends in .png, else SVG (default:"
+              + " ${DEFAULT-VALUE})")
+  Path picture;
+
+  @Option(names = "--no-picture", description = "Draw no picture")
+  boolean noPicture;
+
+  @Option(
       names = "--no-realloc",
       description =
           "Run the scheduler with RFC 51 switched off (as 'fluxdrm sched --no-realloc'): the"
@@ -165,6 +179,7 @@ final class DemoCommand implements Callable<Integer> {
     ResourceSet pool = pool();
     Scenario scenario = scenario(pool);
     checkStateDir();
+    checkPicture();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     boolean showProgress = progress || System.console() != null;
@@ -236,6 +251,9 @@ final class DemoCommand implements Callable<Integer> {
             + " and "
             + dvmTranscript
             + " (the DVM's endpoint)");
+    if (!noPicture) {
+      drawPicture(err);
+    }
     if (!result.ok()) {
       for (String d : result.differences()) {
         err.println("fluxdrm demo: " + d);
@@ -246,6 +264,57 @@ final class DemoCommand implements Callable<Integer> {
     out.flush();
     err.flush();
     return 0;
+  }
+
+  /** A picture whose directory is missing is refused before anything runs. */
+  private void checkPicture() {
+    if (noPicture) {
+      return;
+    }
+    Path dir = picture.toAbsolutePath().getParent();
+    if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
+      throw new CliError("--picture: " + picture + ": no such directory", EXIT_USAGE);
+    }
+    if (java.nio.file.Files.isDirectory(picture)) {
+      throw new CliError(
+          "--picture: " + picture + ": a directory (expected: FILE.svg or FILE.png)", EXIT_USAGE);
+    }
+  }
+
+  /**
+   * Draws the allocation over time from the job manager's transcript just written (with {@code
+   * --processes}, where that transcript holds nothing of allocations, from the DVM endpoint's): the
+   * picture {@code fluxdrm plot TRANSCRIPT -o PICTURE} makes, named on stderr (D447).
+   */
+  private void drawPicture(PrintWriter err) {
+    Timeline t;
+    Path from = transcript;
+    try {
+      t = PlotCommand.timeline(transcript);
+    } catch (CliError e) {
+      // with --processes the job manager runs elsewhere: the DVM endpoint's traffic is drawn
+      try {
+        from = dvmTranscript;
+        t = PlotCommand.timeline(dvmTranscript);
+      } catch (CliError e2) {
+        err.println("fluxdrm demo: no picture: " + e.getMessage() + "; " + e2.getMessage());
+        err.flush();
+        return;
+      }
+    }
+    PlotCommand.write(
+        "--picture",
+        picture,
+        PlotCommand.render(
+            t,
+            "fluxdrm demo (" + from.getFileName() + ")",
+            PlotCommand.formatOf(picture),
+            1200,
+            0));
+    err.printf(
+        "fluxdrm demo: picture of %s written to %s: %d nodes, %d jobs, %d marks%n",
+        from, picture, t.rows().size(), t.jobs().size(), t.marks().size());
+    err.flush();
   }
 
   private ResourceSet pool() {

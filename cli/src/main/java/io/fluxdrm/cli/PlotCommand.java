@@ -138,21 +138,15 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
     }
     Format f = format();
     checkSize();
-    Timeline t = read();
+    Timeline t = timeline(transcript);
     String name = title != null ? title : String.valueOf(transcript.getFileName());
-    if (f == Format.png) {
-      System.setProperty("java.awt.headless", "true");
-      write(Plots.png(t, name, width, height));
-    } else {
-      String svg = Plots.svg(t, name, width, height);
-      if (output.equals("-")) {
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(svg);
-        out.flush();
-        return 0;
-      }
-      write(svg.getBytes(StandardCharsets.UTF_8));
+    if (f == Format.svg && output.equals("-")) {
+      PrintWriter out = spec.commandLine().getOut();
+      out.print(Plots.svg(t, name, width, height));
+      out.flush();
+      return 0;
     }
+    write("-o", Path.of(output), render(t, name, f, width, height));
     PrintWriter err = spec.commandLine().getErr();
     err.printf(
         Locale.ROOT,
@@ -173,8 +167,7 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
       }
       return format;
     }
-    String lower = output.toLowerCase(Locale.ROOT);
-    return lower.endsWith(".png") ? Format.png : Format.svg;
+    return output.equals("-") ? Format.svg : formatOf(Path.of(output));
   }
 
   private void checkSize() {
@@ -190,8 +183,39 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
     }
   }
 
-  /** Reads the transcript: every bad line is an error naming the file, line and rule. */
-  private Timeline read() {
+  /**
+   * The picture of {@code t} in format {@code f}.
+   *
+   * @param t the timeline
+   * @param name what the title names
+   * @param f the format
+   * @param width the width in pixels
+   * @param height the height in pixels, 0 for about 24 px per node
+   * @return the file's bytes
+   */
+  static byte[] render(Timeline t, String name, Format f, int width, int height) {
+    if (f == Format.png) {
+      System.setProperty("java.awt.headless", "true");
+      return Plots.png(t, name, width, height);
+    }
+    return Plots.svg(t, name, width, height).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The format a picture file's name asks for: PNG for {@code .png}, else SVG. */
+  static Format formatOf(Path file) {
+    return String.valueOf(file.getFileName()).toLowerCase(Locale.ROOT).endsWith(".png")
+        ? Format.png
+        : Format.svg;
+  }
+
+  /**
+   * Reads a transcript into a timeline: every bad line is an error naming the file, line and rule.
+   *
+   * @param transcript the transcript file
+   * @return its timeline, never empty
+   * @throws CliError when the file is missing, bad, or has no allocation traffic
+   */
+  static Timeline timeline(Path transcript) {
     if (!Files.exists(transcript)) {
       throw new CliError(transcript + ": no such file");
     }
@@ -221,14 +245,21 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
     return t;
   }
 
-  private void write(byte[] bytes) {
-    Path p = Path.of(output);
+  /**
+   * Writes a picture file.
+   *
+   * @param option the option that named it, for the error
+   * @param p the file
+   * @param bytes its content
+   * @throws CliError when it cannot be written
+   */
+  static void write(String option, Path p, byte[] bytes) {
     try {
       Files.write(p, bytes);
     } catch (NoSuchFileException e) {
-      throw new CliError("-o: " + output + ": no such directory");
+      throw new CliError(option + ": " + p + ": no such directory");
     } catch (IOException e) {
-      throw new CliError("-o: " + output + ": cannot write (" + e.getMessage() + ")");
+      throw new CliError(option + ": " + p + ": cannot write (" + e.getMessage() + ")");
     }
   }
 

@@ -42,7 +42,9 @@ class DemoCommandTest {
             "--transcript",
             shared.resolve(name + ".jsonl").toString(),
             "--dvm-transcript",
-            shared.resolve(name + "-dvm.jsonl").toString()));
+            shared.resolve(name + "-dvm.jsonl").toString(),
+            "--picture",
+            shared.resolve(name + ".svg").toString()));
     return CliRun.run("", args.toArray(String[]::new));
   }
 
@@ -110,7 +112,36 @@ class DemoCommandTest {
                 + textTranscript
                 + " --service demo) and "
                 + dvmTranscript
-                + " (the DVM's endpoint)");
+                + " (the DVM's endpoint)",
+            "fluxdrm demo: picture of "
+                + textTranscript
+                + " written to "
+                + shared.resolve("text.svg")
+                + ": 16 nodes, 2 jobs, 11 marks");
+  }
+
+  /**
+   * The demo draws its own picture (D447): valid SVG with a row per node, a colour per job, and the
+   * grow and shrink marks of the story's grants.
+   */
+  @Test
+  void demo_defaults_drawsThePictureOfItsTranscript() throws Exception {
+    org.w3c.dom.Document d =
+        io.fluxdrm.cli.plot.PlotsTest.parse(Files.readString(shared.resolve("text.svg")));
+    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "row")).hasSize(16);
+    List<org.w3c.dom.Element> bars = io.fluxdrm.cli.plot.PlotsTest.withClass(d, "rect", "bar");
+    assertThat(bars).extracting(b -> b.getAttribute("data-job")).containsOnly("ƒ2", "ƒ3");
+    assertThat(bars.stream().map(b -> b.getAttribute("fill")).distinct()).hasSize(2);
+    // A grows onto node12-13 and node15, B onto node12-14; A's grown nodes are shrunk
+    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark grow"))
+        .extracting(e -> e.getAttribute("data-job") + "@" + e.getAttribute("data-row"))
+        .contains("ƒ2@node12", "ƒ2@node13", "ƒ2@node15", "ƒ3@node14");
+    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark shrink"))
+        .extracting(e -> e.getAttribute("data-row"))
+        .contains("node12", "node13", "node15");
+    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "mark-text"))
+        .extracting(org.w3c.dom.Element::getTextContent)
+        .anyMatch(t -> t.startsWith("ƒ2 grow denied"));
   }
 
   @Test
@@ -292,8 +323,8 @@ class DemoCommandTest {
   @Test
   void demo_noRealloc_stepsThatNeedNoRfc51StillAsTheStory() {
     List<String> err = CliRun.lines(noRealloc.err());
-    // the transcripts line, then one line per differing step
-    assertThat(err).hasSize(1 + 13);
+    // the transcripts and picture lines, then one line per differing step
+    assertThat(err).hasSize(2 + 13);
     for (String step :
         List.of(
             "a-start",
@@ -364,6 +395,7 @@ class DemoCommandTest {
           --bogus                        | Unknown option: '--bogus'
           --hosts                        | Missing required parameter
           --transcript NODIR/x/t.jsonl   | --transcript:
+          --picture NODIR/x/p.svg        | --picture:
           --state-dir FULL               | not empty (expected: a new or empty directory
           --state-dir FILE               | not a directory
           --state-dir FILE/sub           | cannot create
@@ -391,7 +423,11 @@ class DemoCommandTest {
                         dir.resolve("t").toString(),
                         "--dvm-transcript",
                         dir.resolve("d").toString()),
-                    Stream.of(CliRun.words(line)))
+                    Stream.concat(
+                        line.startsWith("--picture")
+                            ? Stream.<String>empty()
+                            : Stream.of("--picture", dir.resolve("p.svg").toString()),
+                        Stream.of(CliRun.words(line))))
                 .toArray(String[]::new);
     CliRun r = CliRun.run("", argv);
     r.assertOneLineError(message, 2);

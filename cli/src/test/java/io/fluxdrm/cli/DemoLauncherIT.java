@@ -55,7 +55,16 @@ class DemoLauncherIT {
         .containsExactly(
             "fluxdrm demo: transcripts written to fluxdrm-demo.jsonl (replay: fluxdrm replay"
                 + " fluxdrm-demo.jsonl --service demo) and fluxdrm-demo-dvm.jsonl (the DVM's"
-                + " endpoint)");
+                + " endpoint)",
+            "fluxdrm demo: picture of fluxdrm-demo.jsonl written to fluxdrm-demo.svg: 16 nodes,"
+                + " 2 jobs, 11 marks");
+    assertThat(
+            io.fluxdrm.cli.plot.PlotsTest.withClass(
+                io.fluxdrm.cli.plot.PlotsTest.parse(
+                    Files.readString(cwd.resolve("fluxdrm-demo.svg"))),
+                "text",
+                "row"))
+        .hasSize(16);
     assertThat(Files.size(cwd.resolve("fluxdrm-demo.jsonl"))).isPositive();
     assertThat(Files.size(cwd.resolve("fluxdrm-demo-dvm.jsonl"))).isPositive();
 

@@ -52,7 +52,9 @@ class DemoProcessesIT {
                 "--transcript",
                 dir.resolve("t.jsonl").toString(),
                 "--dvm-transcript",
-                dir.resolve("d.jsonl").toString()));
+                dir.resolve("d.jsonl").toString(),
+                "--picture",
+                dir.resolve("p.svg").toString()));
     cmd.addAll(List.of(more));
     Process p =
         new ProcessBuilder(cmd)
@@ -112,6 +114,14 @@ class DemoProcessesIT {
     assertThat(Files.readString(state.resolve("sched.err"))).contains("listening on");
     assertThat(Files.readString(state.resolve("bridge.err"))).contains("serving job-manager");
     assertThat(Files.readString(state.resolve("dvm.err"))).contains("scheduler fluxdrm.tool.");
+    // the picture (D447): with the job manager elsewhere, of the DVM endpoint's traffic
+    assertThat(r.err()).contains("picture of " + dir.resolve("d.jsonl") + " written to ");
+    assertThat(
+            io.fluxdrm.cli.plot.PlotsTest.withClass(
+                io.fluxdrm.cli.plot.PlotsTest.parse(Files.readString(dir.resolve("p.svg"))),
+                "polygon",
+                "mark grow"))
+        .isNotEmpty();
   }
 
   @Test

@@ -28,7 +28,7 @@ import org.w3c.dom.NodeList;
  * SVG parsed by an XML parser and its content checked (rows, one fill per job, grow and shrink
  * marks on the right rows, labels), the PNG decoded by ImageIO.
  */
-class PlotsTest {
+public class PlotsTest {
   static final Path DEMO = Path.of("src/test/resources/io/fluxdrm/cli/plot/demo.jsonl");
 
   @BeforeAll
@@ -36,7 +36,7 @@ class PlotsTest {
     System.setProperty("java.awt.headless", "true");
   }
 
-  static Document parse(String svg) throws Exception {
+  public static Document parse(String svg) throws Exception {
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setNamespaceAware(true);
     f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
@@ -44,7 +44,7 @@ class PlotsTest {
         .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
   }
 
-  static List<Element> withClass(Document d, String tag, String cls) {
+  public static List<Element> withClass(Document d, String tag, String cls) {
     List<Element> out = new ArrayList<>();
     NodeList nl = d.getElementsByTagName(tag);
     for (int i = 0; i < nl.getLength(); i++) {
