@@ -339,7 +339,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
       long sid = id.get();
       String nodes = String.join(",", sessions.get(sid).values());
       releasing.put(sid, nodes);
-      LOG.info("release of session {}: session control TERMINATE, {} back on COMPLETE", sid, nodes);
+      LOG.info("release of session {}: session control TERMINATE of {}", sid, nodes);
       return down.get()
           .sessionControl(sid, List.of(Info.of(PmixKey.PMIX_SESSION_TERMINATE, true)))
           .thenCompose(
