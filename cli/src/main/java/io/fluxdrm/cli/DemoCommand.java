@@ -135,11 +135,10 @@ final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--picture",
       paramLabel = "PATH",
-      defaultValue = "fluxdrm-demo.svg",
       description =
-          "Draw the allocation over time from the job manager's transcript here, as"
-              + " 'fluxdrm plot' does: PNG when PATH ends in .png, else SVG (default:"
-              + " ${DEFAULT-VALUE})")
+          "Draw the allocation over time from both transcripts here, as 'fluxdrm plot' does: PNG"
+              + " when PATH ends in .png, else SVG (default: beside --transcript, its name with"
+              + " .svg for .jsonl: fluxdrm-demo.svg)")
   Path picture;
 
   @Option(names = "--no-picture", description = "Draw no picture")
@@ -179,7 +178,11 @@ final class DemoCommand implements Callable<Integer> {
     ResourceSet pool = pool();
     Scenario scenario = scenario(pool);
     checkStateDir();
-    checkPicture();
+    if (picture != null) {
+      checkPicture();
+    }
+    // the default's directory is the transcript's, which opening --transcript reports on
+    picture = picturePath();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     boolean showProgress = progress || System.console() != null;
@@ -281,39 +284,38 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
+  /** The default picture is beside the job manager's transcript, named after it (D460). */
+  private Path picturePath() {
+    if (picture != null) {
+      return picture;
+    }
+    String name = String.valueOf(transcript.getFileName());
+    String base = name.endsWith(".jsonl") ? name.substring(0, name.length() - 6) : name;
+    return transcript.resolveSibling(base + ".svg");
+  }
+
   /**
-   * Draws the allocation over time from the job manager's transcript just written (with {@code
-   * --processes}, where that transcript holds nothing of allocations, from the DVM endpoint's): the
-   * picture {@code fluxdrm plot TRANSCRIPT -o PICTURE} makes, named on stderr (D447).
+   * Draws the allocation over time from the two transcripts just written, their lines merged in
+   * time order, so that the jobs' bars and the DVM's daemons are in one picture: the renderer of
+   * {@code fluxdrm plot}, named on stderr (D447, D460). With {@code --processes} the job manager's
+   * transcript is the job shells' side, without allocations; the DVM's then makes the picture.
    */
   private void drawPicture(PrintWriter err) {
     Timeline t;
-    Path from = transcript;
     try {
-      t = PlotCommand.timeline(transcript);
+      t = PlotCommand.timeline(transcript, dvmTranscript);
     } catch (CliError e) {
-      // with --processes the job manager runs elsewhere: the DVM endpoint's traffic is drawn
-      try {
-        from = dvmTranscript;
-        t = PlotCommand.timeline(dvmTranscript);
-      } catch (CliError e2) {
-        err.println("fluxdrm demo: no picture: " + e.getMessage() + "; " + e2.getMessage());
-        err.flush();
-        return;
-      }
+      err.println("fluxdrm demo: no picture: " + e.getMessage());
+      err.flush();
+      return;
     }
     PlotCommand.write(
         "--picture",
         picture,
-        PlotCommand.render(
-            t,
-            "fluxdrm demo (" + from.getFileName() + ")",
-            PlotCommand.formatOf(picture),
-            1200,
-            0));
+        PlotCommand.render(t, "fluxdrm demo", PlotCommand.formatOf(picture), 1200, 0));
     err.printf(
-        "fluxdrm demo: picture of %s written to %s: %d nodes, %d jobs, %d marks%n",
-        from, picture, t.rows().size(), t.jobs().size(), t.marks().size());
+        "fluxdrm demo: picture of %s and %s written to %s: %d nodes, %d jobs, %d marks%n",
+        transcript, dvmTranscript, picture, t.rows().size(), t.jobs().size(), t.marks().size());
     err.flush();
   }
 

@@ -215,28 +215,36 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
    * @return its timeline, never empty
    * @throws CliError when the file is missing, bad, or has no allocation traffic
    */
-  static Timeline timeline(Path transcript) {
-    if (!Files.exists(transcript)) {
-      throw new CliError(transcript + ": no such file");
+  static Timeline timeline(Path... transcripts) {
+    List<TranscriptLine> lines = new java.util.ArrayList<>();
+    for (Path transcript : transcripts) {
+      if (!Files.exists(transcript)) {
+        throw new CliError(transcript + ": no such file");
+      }
+      if (Files.isDirectory(transcript)) {
+        throw new CliError(transcript + ": a directory (expected: a transcript file)");
+      }
+      try {
+        lines.addAll(Transcript.read(transcript));
+      } catch (RpcException e) {
+        throw new CliError(Main.firstLine(e.getMessage()));
+      }
     }
-    if (Files.isDirectory(transcript)) {
-      throw new CliError(transcript + ": a directory (expected: a transcript file)");
-    }
-    List<TranscriptLine> lines;
-    try {
-      lines = Transcript.read(transcript);
-    } catch (RpcException e) {
-      throw new CliError(Main.firstLine(e.getMessage()));
-    }
+    String named =
+        String.join(" and ", java.util.Arrays.stream(transcripts).map(Path::toString).toList());
     if (lines.isEmpty()) {
-      throw new CliError(transcript + ": empty (expected: one JSON transcript line or more)");
+      throw new CliError(named + ": empty (expected: one JSON transcript line or more)");
+    }
+    if (transcripts.length > 1) {
+      // lines of several endpoints, each in time order: one story in time order (stable)
+      lines.sort(java.util.Comparator.comparing(TranscriptLine::time));
     }
     TimelineBuilder b = new TimelineBuilder();
     lines.forEach(b::accept);
     Timeline t = b.build();
     if (t.isEmpty()) {
       throw new CliError(
-          transcript
+          named
               + ": "
               + lines.size()
               + " line(s), none about allocations (expected: sched.alloc, sched.realloc,"

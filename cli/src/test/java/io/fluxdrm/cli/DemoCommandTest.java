@@ -104,25 +104,33 @@ class DemoCommandTest {
     assertThat(lines.get(lines.size() - 1))
         .matches("fluxdrm demo: " + STEPS.size() + " steps as the story expects in \\d+ ms");
     // not a terminal: no progress line, only where the transcripts went
-    assertThat(CliRun.lines(text.err()))
-        .containsExactly(
+    List<String> err = CliRun.lines(text.err());
+    assertThat(err).hasSize(2);
+    assertThat(err.get(0))
+        .isEqualTo(
             "fluxdrm demo: transcripts written to "
                 + textTranscript
                 + " (replay: fluxdrm replay "
                 + textTranscript
                 + " --service demo) and "
                 + dvmTranscript
-                + " (the DVM's endpoint)",
-            "fluxdrm demo: picture of "
-                + textTranscript
-                + " written to "
-                + shared.resolve("text.svg")
-                + ": 16 nodes, 2 jobs, 11 marks");
+                + " (the DVM's endpoint)");
+    assertThat(err.get(1))
+        .matches(
+            java.util.regex.Pattern.quote(
+                    "fluxdrm demo: picture of "
+                        + textTranscript
+                        + " and "
+                        + dvmTranscript
+                        + " written to "
+                        + shared.resolve("text.svg"))
+                + ": 16 nodes, 2 jobs, \\d+ marks");
   }
 
   /**
-   * The demo draws its own picture (D447): valid SVG with a row per node, a colour per job, and the
-   * grow and shrink marks of the story's grants.
+   * The demo draws its own picture (D447, D460): valid SVG with a row per node, a colour per job,
+   * the grow and shrink marks of the story's grants, and from the DVM's transcript its daemons, the
+   * rolled-back grow and the session.
    */
   @Test
   void demo_defaults_drawsThePictureOfItsTranscript() throws Exception {
@@ -141,7 +149,37 @@ class DemoCommandTest {
         .contains("node12", "node13", "node15");
     assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "mark-text"))
         .extracting(org.w3c.dom.Element::getTextContent)
-        .anyMatch(t -> t.startsWith("ƒ2 grow denied"));
+        .anyMatch(t -> t.startsWith("ƒ2 grow denied"))
+        .contains("ƒ3 grow waits", "session 2 grow rolled back (PMIX_ERR_DVM_MOD)");
+    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "title"))
+        .extracting(org.w3c.dom.Element::getTextContent)
+        .containsExactly("Allocation over time: fluxdrm demo");
+    // the DVM's daemons under the nodes its grows added, and the rollback of the failed one
+    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "rect", "daemon"))
+        .extracting(e -> e.getAttribute("data-row"))
+        .containsExactlyInAnyOrder("node12", "node13", "node15");
+    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark rollback")).hasSize(1);
+  }
+
+  /** Without --picture the picture goes beside the transcript, named after it (D460). */
+  @Test
+  void demo_noPictureOption_pictureBesideTheTranscript(@TempDir Path dir) throws Exception {
+    CliRun r =
+        CliRun.run(
+            "",
+            "demo",
+            "--transcript",
+            dir.resolve("story.jsonl").toString(),
+            "--dvm-transcript",
+            dir.resolve("d.jsonl").toString());
+    assertThat(r.status()).as("%s", r).isZero();
+    assertThat(r.err()).contains(" written to " + dir.resolve("story.svg") + ": 16 nodes");
+    assertThat(
+            io.fluxdrm.cli.plot.PlotsTest.withClass(
+                io.fluxdrm.cli.plot.PlotsTest.parse(Files.readString(dir.resolve("story.svg"))),
+                "text",
+                "row"))
+        .hasSize(16);
   }
 
   @Test

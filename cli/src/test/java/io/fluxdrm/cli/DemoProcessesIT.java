@@ -114,8 +114,8 @@ class DemoProcessesIT {
     assertThat(Files.readString(state.resolve("sched.err"))).contains("listening on");
     assertThat(Files.readString(state.resolve("bridge.err"))).contains("serving job-manager");
     assertThat(Files.readString(state.resolve("dvm.err"))).contains("scheduler fluxdrm.tool.");
-    // the picture (D447): with the job manager elsewhere, of the DVM endpoint's traffic
-    assertThat(r.err()).contains("picture of " + dir.resolve("d.jsonl") + " written to ");
+    // the picture (D447, D460): with the job manager elsewhere, the DVM endpoint's traffic in it
+    assertThat(r.err()).contains(" and " + dir.resolve("d.jsonl") + " written to ");
     assertThat(
             io.fluxdrm.cli.plot.PlotsTest.withClass(
                 io.fluxdrm.cli.plot.PlotsTest.parse(Files.readString(dir.resolve("p.svg"))),
