@@ -251,6 +251,43 @@ class DemoCommandTest {
     }
   }
 
+  /**
+   * The DVM's release hook ({@code dvm-sched.nodes-released}) ends the daemons in the picture: A's
+   * grown nodes' daemons leave before the story ends, and the rolled-back node15's daemon is drawn
+   * from its start only, with the rollback's mark.
+   */
+  @Test
+  void demo_picture_daemonsLeaveWhenTheDvmReportsThemReleased() {
+    io.fluxdrm.cli.timeline.Timeline t = PlotCommand.timeline(textTranscript, dvmTranscript);
+    java.util.function.Function<String, Integer> row =
+        name -> {
+          for (int i = 0; i < t.rows().size(); i++) {
+            if (t.rows().get(i).name().equals(name)) {
+              return i;
+            }
+          }
+          throw new AssertionError(name + " not a row");
+        };
+    List<io.fluxdrm.cli.timeline.Timeline.Bar> daemons =
+        t.bars().stream()
+            .filter(b -> b.phase() == io.fluxdrm.cli.timeline.Timeline.Phase.DAEMON)
+            .toList();
+    for (String host : List.of("node12", "node13", "node15")) {
+      assertThat(daemons)
+          .as("daemon of %s", host)
+          .filteredOn(b -> b.row() == row.apply(host))
+          .isNotEmpty()
+          .allMatch(
+              b -> b.from() > 0 && b.to() < t.span(), "starts after 0 and ends before the end");
+    }
+    assertThat(t.marks())
+        .filteredOn(
+            m ->
+                m.row() == row.apply("node15")
+                    && m.kind() == io.fluxdrm.cli.timeline.Timeline.MarkKind.ROLLBACK)
+        .hasSize(1);
+  }
+
   @Test
   void demo_transcript_replaysAgainstDemoWorldSame() throws IOException {
     List<String> lines = Files.readAllLines(textTranscript);

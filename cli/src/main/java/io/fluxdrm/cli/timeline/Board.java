@@ -188,14 +188,30 @@ final class Board {
 
   /** A daemon starts on the row (a no-op when one runs there already). */
   void daemonStart(String row, long at) {
+    started.add(row);
     if (daemons.putIfAbsent(row, new Open(at)) == null) {
       mark(row, at, Timeline.MarkKind.DAEMON_START, null, "");
     }
   }
 
+  /** The rows a daemon was seen starting on. */
+  private final java.util.Set<String> started = new java.util.HashSet<>();
+
+  /** Whether a daemon was seen starting on the row and has not left. */
+  boolean daemonRunning(String row) {
+    return daemons.containsKey(row);
+  }
+
   /** The daemon of the row left (one that was never seen starting ran since the start). */
   void daemonLeft(String row, long at, Timeline.MarkKind kind, String text) {
     Open o = daemons.remove(row);
+    if (o == null && started.contains(row)) {
+      // its leaving is drawn already (the release hook came first); a rollback still gets its mark
+      if (kind != Timeline.MarkKind.DAEMON_LEFT) {
+        mark(row, at, kind, null, text);
+      }
+      return;
+    }
     close(row, null, o == null ? SINCE_START : o.from(), at, Timeline.Phase.DAEMON);
     mark(row, at, kind, null, text);
   }

@@ -26,7 +26,8 @@ import java.util.Set;
  * leave). A RELEASE of nodes makes their daemons leave when PMIX_DVM_IS_READY comes; a RELEASE of
  * the whole reservation tears it down at once (no event, spec/pmix/02 §2.2). Session control:
  * INSTANTIATE and EXTEND give a session nodes, PAUSE, RESUME and TERMINATE are marked, and the
- * DVM's PMIX_SESSION_COMPLETE to its scheduler ends it. Without elastic mode there are no events:
+ * DVM's PMIX_SESSION_COMPLETE to its scheduler ends it; its release hook ({@code
+ * dvm-sched.nodes-released}) says which daemons left. Without elastic mode there are no events:
  * daemons are then taken as up when the grant is answered.
  */
 final class DvmTraffic {
@@ -50,7 +51,8 @@ final class DvmTraffic {
   static boolean reads(String topic) {
     return topic != null
         && (topic.startsWith(DvmTopics.SERVICE + ".")
-            || topic.equals(DvmTopics.SCHED_SESSION_CONTROL));
+            || topic.equals(DvmTopics.SCHED_SESSION_CONTROL)
+            || topic.equals(DvmTopics.SCHED_NODES_RELEASED));
   }
 
   void request(String topic, String pairKey, JsonNode p, long at) {
@@ -82,6 +84,14 @@ final class DvmTraffic {
           List<String> rows = board.holding(job);
           board.free(job, labelOf(job), Timeline.Source.DVM, rows, at);
           mark(rows, at, Timeline.MarkKind.SESSION, job, labelOf(job) + " complete");
+        }
+      }
+      case DvmTopics.SCHED_NODES_RELEASED -> {
+        // the DVM's release hook (D421): these hosts' daemons are gone
+        for (JsonNode h : p.path("hosts")) {
+          if (h.isTextual() && board.daemonRunning(h.asText())) {
+            board.daemonLeft(h.asText(), at, Timeline.MarkKind.DAEMON_LEFT, "");
+          }
         }
       }
       default -> {}
