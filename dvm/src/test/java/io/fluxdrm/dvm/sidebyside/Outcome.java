@@ -21,6 +21,17 @@ public final class Outcome {
   static final Set<String> VALUED =
       Set.of(PmixKey.PMIX_ALLOC_REQ_ID, PmixKey.PMIX_SESSION_ID, PmixKey.PMIX_SESSION_CTRL_ID);
 
+  /**
+   * The keys of an event that are compared: what the event says about the request. Others (PRRTE's
+   * {@code pmix.evname}, {@code prte.notify.donotloop}) are how it routes events, not what it says.
+   */
+  static final Set<String> EVENT_KEYS =
+      Set.of(
+          PmixKey.PMIX_ALLOC_ID,
+          PmixKey.PMIX_ALLOC_REQ_ID,
+          PmixKey.PMIX_SESSION_ID,
+          PmixKey.PMIX_JOB_TERM_STATUS);
+
   /** The reference DVM's reason text on errors (D358): not PMIx, dropped from the shapes. */
   static final String REASON = "fluxdrm.dvm.reason";
 
@@ -48,14 +59,18 @@ public final class Outcome {
       return step("no event");
     }
     for (Event e : events) {
-      step("event " + code(e.status()) + " " + keys(e.infos()));
+      step(
+          "event "
+              + code(e.status())
+              + " "
+              + keys(e.infos().stream().filter(i -> EVENT_KEYS.contains(i.key())).toList()));
     }
     return this;
   }
 
-  /** Adds the daemons. */
+  /** Adds where a plain {@code prun --map-by ppr:1:node} lands: the pool's nodes with a daemon. */
   public Outcome daemons(List<String> hosts) {
-    return step("daemons " + String.join(",", hosts));
+    return step("prun on " + String.join(",", hosts));
   }
 
   /** The outcome as one line. */
@@ -68,7 +83,11 @@ public final class Outcome {
     return text();
   }
 
+  /** An answer: its status, and for a success the keys (an error's infos are not compared). */
   static String shape(StatusInfos a) {
+    if (!a.succeeded()) {
+      return name(a.status());
+    }
     String k = keys(a.infos());
     return name(a.status()) + (k.equals("{}") ? "" : " " + k);
   }

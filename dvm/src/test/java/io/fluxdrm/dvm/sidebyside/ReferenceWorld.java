@@ -2,6 +2,7 @@ package io.fluxdrm.dvm.sidebyside;
 
 import io.fluxdrm.dvm.core.DaemonState;
 import io.fluxdrm.dvm.core.DvmConfig;
+import io.fluxdrm.dvm.core.DvmView;
 import io.fluxdrm.dvm.service.DvmService;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
@@ -125,7 +126,7 @@ public final class ReferenceWorld implements World {
   public List<String> daemons() {
     loop.runPending();
     return dvm.view().nodes().stream()
-        .filter(n -> n.daemon() == DaemonState.UP)
+        .filter(n -> n.daemon() == DaemonState.UP && n.sessionId() == DvmView.DEFAULT_SESSION)
         .map(n -> n.host())
         .sorted()
         .toList();

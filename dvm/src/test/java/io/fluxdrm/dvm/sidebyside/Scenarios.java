@@ -37,7 +37,6 @@ public final class Scenarios {
     run(s, "B2", "after B1: spawn on node2, no target", L, Scenarios::b2);
     run(s, "B3", "after B1: spawn with SPAWN_TARGET=B1's id", L, Scenarios::b3);
     run(s, "B4", "spawn with SPAWN_TARGET=no-such-allocation", L, Scenarios::b4);
-    run(s, "B10", "RELEASE ALLOC_ID=B1's by its owner", L, Scenarios::b10);
     run(
         s,
         "B6",
@@ -70,7 +69,7 @@ public final class Scenarios {
     run(s, "B16", "NEW NUM_NODES=2, no scheduler", L, Scenarios::b16);
     run(s, "B9", "NEW SHARE=true node4:2", L, Scenarios::b9);
     run(s, "B11", "after B9: RELEASE NODE_LIST=node4 (a daemon)", L, Scenarios::b11);
-    run(s, "D2", "grow node5:2", L, Scenarios::d2);
+    run(s, "D2", "grow node5:2 (NEW, REQ_ID d2)", L, Scenarios::d2);
     run(s, "D3", "after D2: shrink node5", L, Scenarios::d3);
     // session control, no scheduler
     run(s, "C9", "PAUSE of unknown session 9999", L, w -> sc(w, 9999, pause()));
@@ -173,7 +172,7 @@ public final class Scenarios {
         L,
         w -> sc(w, 4243, List.of(Info.of(PmixKey.PMIX_SESSION_EXTEND, true))));
     run(s, "C8", "after C7: TERMINATE 4243", L, Scenarios::c8);
-    run(s, "C1", "INSTANTIATE 4242 node2:2,node3:2 with sleep ×2", L, Scenarios::c1);
+    run(s, "C1", "INSTANTIATE 4242 node6:2,node7:2 with sleep ×2", L, Scenarios::c1);
     run(s, "C3", "after C1: PAUSE 4242 (through the master)", L, w -> sc(w, 4242, pause()));
     run(
         s,
@@ -190,6 +189,8 @@ public final class Scenarios {
     run(s, "C6", "after C5's jobs ended: PAUSE 4242", L, Scenarios::c6);
     run(s, "B15", "NEW node1:2 (has a daemon already)", L, Scenarios::b15);
     run(s, "D10", "redundant grow: NEW SHARE=true head", L, Scenarios::d10);
+    // last of its group: on PRRTE, prun fails after it (see the table)
+    run(s, "B10", "RELEASE ALLOC_ID=B1's by its owner", L, Scenarios::b10);
 
     // the DVM with an attached scheduler
     run(s, "B17", "scheduler attached: NEW goes to allocate", S, Scenarios::b17);
@@ -217,7 +218,7 @@ public final class Scenarios {
         "spawn with PMIX_SPAWN_ALLOC",
         L,
         "PMIX_SPAWN_ALLOC has only a provisional key string (D357), unknown to libpmix");
-    notYet(s, "C2", "after C1: prun avoids node2/node3", L);
+    notYet(s, "C2", "after C1: prun avoids the session's nodes", L);
     for (String c :
         List.of("C20", "C21", "C22", "C23", "C24", "C25", "C27", "C30", "C32", "C33", "C34")) {
       notYet(s, c, specTitle(c), L);
@@ -464,12 +465,9 @@ public final class Scenarios {
             w.tool()
                 .allocationRequest(
                     AllocDirective.NEW,
-                    List.of(
-                        Info.of(PmixKey.PMIX_ALLOC_SHARE, true),
-                        nodeList("node5:2"),
-                        Info.of(PmixKey.PMIX_ALLOC_REQ_ID, "d2"))));
+                    List.of(nodeList("node5:2"), Info.of(PmixKey.PMIX_ALLOC_REQ_ID, "d2"))));
     return new Outcome()
-        .answer("NEW share node5:2", a)
+        .answer("NEW node5:2", a)
         .events(w.events(a.succeeded() ? 1 : 0))
         .daemons(w.daemons());
   }
@@ -523,7 +521,7 @@ public final class Scenarios {
                     List.of(
                         inst(),
                         Info.of(PmixKey.PMIX_SESSION_CTRL_ID, "c1"),
-                        nodeList("node2:2,node3:2"),
+                        nodeList("node6:2,node7:2"),
                         app(),
                         Info.of(
                             PmixKey.PMIX_SESSION_JOB,

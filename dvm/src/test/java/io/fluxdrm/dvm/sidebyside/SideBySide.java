@@ -42,7 +42,7 @@ public final class SideBySide {
       if (of.isEmpty()) {
         continue;
       }
-      try (World w = worlds.apply(g)) {
+      try (World w = new EchoFree(worlds.apply(g))) {
         for (Scenario s : of) {
           String o;
           try {

@@ -49,7 +49,11 @@ public interface World extends AutoCloseable {
    */
   List<Event> events(int atLeast);
 
-  /** The hosts with a daemon, sorted, the master written as {@code head}. */
+  /**
+   * Where a plain {@code prun --map-by ppr:1:node hostname} runs: the hosts of the general pool
+   * with a daemon (reserved nodes are not used without a target, B2), sorted, the master written as
+   * {@code head}; or how prun failed.
+   */
   List<String> daemons();
 
   /**
