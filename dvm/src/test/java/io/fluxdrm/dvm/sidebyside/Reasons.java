@@ -16,9 +16,10 @@ final class Reasons {
           + " changed the daemons (spec D23, D364)";
 
   private static final String AFTER_RELEASE =
-      "after PRRTE released a reservation with daemons (B10) or shrank a node, every later prun"
-          + " fails (PMIX_ERR_JOB_FAILED_TO_LAUNCH, 'lost communication with a remote daemon'): the"
-          + " shrink is not orderly in this PRRTE (a PRRTE fault; spec B10/D3 say prun still works)";
+      "after PRRTE released B1's reservation by its ALLOC_ID (node2, node3, where B3's job ran) it"
+          + " reported 'lost communication with a remote daemon' for node3, and every later prun"
+          + " fails with PMIX_ERR_JOB_FAILED_TO_LAUNCH: a PRRTE fault (spec B10: the daemons are"
+          + " shrunk out); shrinks by node list (B11, D3, D5) leave prun working"; spec B10/D3 say prun still works)";
 
   static final Map<String, String> WHY =
       Map.ofEntries(
@@ -27,10 +28,18 @@ final class Reasons {
               "both refuse the job; PRRTE's mapper answers the generic PMIX_ERROR, the reference"
                   + " names why (OUT_OF_RESOURCE: no slot it may use, D354)"),
           Map.entry("B9", SHARE),
-          Map.entry("D2", SHARE),
+          Map.entry("D9", SHARE),
+          Map.entry(
+              "C1",
+              "PRRTE did not answer an INSTANTIATE with apps within the port's 120 s, although the"
+                  + " session exists (C3-C5 find it) and its grow's DVM_IS_READY came: a PRRTE"
+                  + " behaviour not analysed yet (spec C1: SUCCESS once launched)"),
+          Map.entry(
+              "C6",
+              "follows from C1: on PRRTE the session whose INSTANTIATE was never answered is not"
+                  + " reclaimed after SIGNAL=15 (30 s of retries); the reference reclaims an"
+                  + " AUTO_COMPLETE session when its last job ends (spec C6)"),
           Map.entry("B10", AFTER_RELEASE),
-          Map.entry("B11", AFTER_RELEASE),
-          Map.entry("D3", AFTER_RELEASE),
           Map.entry(
               "B15",
               "PRRTE sends PMIX_DVM_IS_READY for a grow that changes no daemon; the reference"

@@ -48,7 +48,9 @@ public final class SideBySide {
           try {
             o = s.body().get().apply(w).text();
           } catch (RuntimeException e) {
-            o = "error: " + e;
+            o = "error: " + e.getMessage();
+            // what the failed scenario did not wait for must not reach the next one
+            w.events(0);
           }
           o = o.replace(w.master(), "head");
           System.err.println("side-by-side " + s.id() + ": " + o);
