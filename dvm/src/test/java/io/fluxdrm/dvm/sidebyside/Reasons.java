@@ -19,7 +19,7 @@ final class Reasons {
       "after PRRTE released B1's reservation by its ALLOC_ID (node2, node3, where B3's job ran) it"
           + " reported 'lost communication with a remote daemon' for node3, and every later prun"
           + " fails with PMIX_ERR_JOB_FAILED_TO_LAUNCH: a PRRTE fault (spec B10: the daemons are"
-          + " shrunk out); shrinks by node list (B11, D3, D5) leave prun working"; spec B10/D3 say prun still works)";
+          + " shrunk out); shrinks by node list (B11, D3, D5) leave prun working";
 
   static final Map<String, String> WHY =
       Map.ofEntries(
@@ -29,6 +29,12 @@ final class Reasons {
                   + " names why (OUT_OF_RESOURCE: no slot it may use, D354)"),
           Map.entry("B9", SHARE),
           Map.entry("D9", SHARE),
+          Map.entry(
+              "C30",
+              "both pause every session the tool owns; PRRTE answers a UINT32_MAX control with a"
+                  + " session's ids (here the one owned; with several the spec names none), the"
+                  + " reference answers SUCCESS alone, the request having named no one session"
+                  + " (seed 000)"),
           Map.entry(
               "C1",
               "PRRTE did not answer an INSTANTIATE with apps within the port's 120 s, although the"
