@@ -1,0 +1,134 @@
+package io.fluxdrm.dvm.sidebyside;
+
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.App;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.pmix.port.Event;
+import io.fluxdrm.pmix.port.Registration;
+import io.fluxdrm.pmix.port.SchedulerUpcalls;
+import io.fluxdrm.pmix.port.SpawnResult;
+import io.fluxdrm.pmix.port.StatusInfos;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A world whose tool's answers leave out the infos that only echo the request: PRRTE hands the
+ * request's own infos back when it has no answer of its own to give (its response array is the
+ * request's until it replaces it), the reference DVM answers only what it adds. An entry equal to
+ * one of the request's is dropped, unless it is one of the ids the scenario chose ({@link
+ * Outcome#VALUED}: both DVMs return {@code PMIX_ALLOC_REQ_ID} on purpose).
+ */
+final class EchoFree implements World {
+  private final World w;
+  private final DvmPort port;
+
+  EchoFree(World w) {
+    this.w = w;
+    DvmPort p = w.tool();
+    this.port =
+        new DvmPort() {
+          @Override
+          public CompletionStage<StatusInfos> allocationRequest(
+              AllocDirective directive, List<Info> infos) {
+            return p.allocationRequest(directive, infos).thenApply(a -> strip(a, infos));
+          }
+
+          @Override
+          public CompletionStage<StatusInfos> sessionControl(
+              long sessionId, List<Info> directives) {
+            return p.sessionControl(sessionId, directives).thenApply(a -> strip(a, directives));
+          }
+
+          @Override
+          public CompletionStage<SpawnResult> spawn(List<App> apps, List<Info> jobInfos) {
+            return p.spawn(apps, jobInfos);
+          }
+
+          @Override
+          public CompletionStage<Registration> registerEvents(
+              List<Integer> codes, EventHandler handler) {
+            return p.registerEvents(codes, handler);
+          }
+
+          @Override
+          public CompletionStage<StatusInfos> deregisterEvents(long ref) {
+            return p.deregisterEvents(ref);
+          }
+
+          @Override
+          public CompletionStage<StatusInfos> disconnect() {
+            return p.disconnect();
+          }
+        };
+  }
+
+  static StatusInfos strip(StatusInfos a, List<Info> request) {
+    return new StatusInfos(
+        a.status(),
+        a.infos().stream()
+            .filter(i -> Outcome.VALUED.contains(i.key()) || !echoes(i, request))
+            .toList());
+  }
+
+  private static boolean echoes(Info i, List<Info> request) {
+    return request.stream()
+        .anyMatch(
+            r ->
+                r.key().equals(i.key())
+                    && String.valueOf(r.value()).equals(String.valueOf(i.value())));
+  }
+
+  @Override
+  public String master() {
+    return w.master();
+  }
+
+  @Override
+  public DvmPort tool() {
+    return port;
+  }
+
+  @Override
+  public PmixProc toolProc() {
+    return w.toolProc();
+  }
+
+  @Override
+  public <T> T await(CompletionStage<T> stage) {
+    return w.await(stage);
+  }
+
+  @Override
+  public List<Event> events(int atLeast) {
+    return w.events(atLeast);
+  }
+
+  @Override
+  public List<String> daemons() {
+    return w.daemons();
+  }
+
+  @Override
+  public void script(SchedulerUpcalls script) {
+    w.script(script);
+  }
+
+  @Override
+  public Map<String, String> memo() {
+    return w.memo();
+  }
+
+  @Override
+  public boolean eventually(BooleanSupplier condition) {
+    return w.eventually(condition);
+  }
+
+  @Override
+  public void close() {
+    w.close();
+  }
+}

@@ -1,0 +1,67 @@
+package io.fluxdrm.dvm.sidebyside;
+
+import java.util.Map;
+
+/**
+ * Why the reference DVM and PRRTE differ, scenario by scenario, citing the decision (docs/dvm.md's
+ * tables above the side-by-side one). A difference without an entry here shows as "not explained
+ * yet".
+ */
+final class Reasons {
+  private Reasons() {}
+
+  private static final String SHARE =
+      "PRRTE sends no second-phase event for a SHARE grow (its event names the reservation, and the"
+          + " default session has none); the reference sends one for every accepted request that"
+          + " changed the daemons (spec D23, D364)";
+
+  private static final String AFTER_RELEASE =
+      "after PRRTE released B1's reservation by its ALLOC_ID (node2, node3, where B3's job ran) it"
+          + " reported 'lost communication with a remote daemon' for node3, and every later prun"
+          + " fails with PMIX_ERR_JOB_FAILED_TO_LAUNCH: a PRRTE fault (spec B10: the daemons are"
+          + " shrunk out); shrinks by node list (B11, D3, D5) leave prun working";
+
+  static final Map<String, String> WHY =
+      Map.ofEntries(
+          Map.entry(
+              "B2",
+              "both refuse the job; PRRTE's mapper answers the generic PMIX_ERROR, the reference"
+                  + " names why (OUT_OF_RESOURCE: no slot it may use, D354)"),
+          Map.entry("B9", SHARE),
+          Map.entry("D9", SHARE),
+          Map.entry(
+              "C30",
+              "both pause every session the tool owns; PRRTE answers a UINT32_MAX control with a"
+                  + " session's ids (here the one owned; with several the spec names none), the"
+                  + " reference answers SUCCESS alone, the request having named no one session"
+                  + " (seed 000)"),
+          Map.entry(
+              "C1",
+              "PRRTE did not answer an INSTANTIATE with apps within the port's 120 s, although the"
+                  + " session exists (C3-C5 find it) and its grow's DVM_IS_READY came: a PRRTE"
+                  + " behaviour not analysed yet (spec C1: SUCCESS once launched)"),
+          Map.entry(
+              "C6",
+              "follows from C1: on PRRTE the session whose INSTANTIATE was never answered is not"
+                  + " reclaimed after SIGNAL=15 (30 s of retries); the reference reclaims an"
+                  + " AUTO_COMPLETE session when its last job ends (spec C6)"),
+          Map.entry("B10", AFTER_RELEASE),
+          Map.entry(
+              "B15",
+              "PRRTE sends PMIX_DVM_IS_READY for a grow that changes no daemon; the reference"
+                  + " sends none (spec text, D364, D403; difference 7 above)"),
+          Map.entry(
+              "B16",
+              "PRRTE's ras/hosts creates an empty reservation and answers SUCCESS; the reference"
+                  + " refuses a count it cannot satisfy without a scheduler (D355; difference 3)"),
+          Map.entry(
+              "B18",
+              "PRRTE's ras/pmix creates the reservation from the scheduler's answer and grows onto"
+                  + " its nodes (DVM_IS_READY); the reference passes the answer through, and the"
+                  + " session exists only once the scheduler instantiates it (D360; difference 2)"),
+          Map.entry(
+              "C18",
+              "PRRTE counts COMPLETE as an operation, so PAUSE+COMPLETE is two operations"
+                  + " (BAD_PARAM, as C10); the reference refuses any request carrying COMPLETE"
+                  + " first (seed 000 'Completion': only the DVM sends it)"));
+}

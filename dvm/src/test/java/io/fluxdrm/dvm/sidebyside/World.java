@@ -1,0 +1,81 @@
+package io.fluxdrm.dvm.sidebyside;
+
+import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.pmix.port.Event;
+import io.fluxdrm.pmix.port.SchedulerUpcalls;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * One DVM as the side-by-side scenarios see it, the reference DVM or PRRTE: a connected tool's
+ * port, the nodes with a daemon, the events the tool received, and (in a scheduler world) the
+ * scheduler's upcalls, answered by a script the scenario sets. Everything observed goes through the
+ * {@link DvmPort} or what a user of the DVM sees ({@code prun}'s daemons), never the DVM's insides.
+ */
+public interface World extends AutoCloseable {
+  /** The two kinds of world: the scenarios of a group share one DVM, run in order. */
+  enum Group {
+    /** An elastic DVM without a scheduler: the master ("head") and node1 have daemons. */
+    SCHEDULERLESS,
+    /** An elastic DVM with an attached scheduler (ras/pmix): the master has the only daemon. */
+    SCHEDULER
+  }
+
+  /** The master's host; outcomes write it as {@code head}. */
+  String master();
+
+  /** The tool's port (a tool connected to the master, registered for the two-phase events). */
+  DvmPort tool();
+
+  /** The tool's process name, to tell it as requester. */
+  PmixProc toolProc();
+
+  /**
+   * Waits for a call's answer.
+   *
+   * @param stage the call
+   * @return its result
+   */
+  <T> T await(CompletionStage<T> stage);
+
+  /**
+   * The events the tool received since the last call, once at least {@code atLeast} are there (or
+   * the world's bound passed), and any that follow within the world's grace for late extras.
+   *
+   * @param atLeast how many the scenario expects at least
+   * @return them, in the order received
+   */
+  List<Event> events(int atLeast);
+
+  /**
+   * Where a plain {@code prun --map-by ppr:1:node hostname} runs: the hosts of the general pool
+   * with a daemon (reserved nodes are not used without a target, B2), sorted, the master written as
+   * {@code head}; or how prun failed.
+   */
+  List<String> daemons();
+
+  /**
+   * Sets what the scheduler answers (a scheduler world only).
+   *
+   * @param script the upcalls
+   */
+  void script(SchedulerUpcalls script);
+
+  /** A place for the scenarios of a group to leave what later ones use (an ALLOC_ID...). */
+  Map<String, String> memo();
+
+  /**
+   * Waits until a condition on the DVM holds, re-checking it as the world can (the reference runs
+   * its loop; PRRTE re-asks within a bound): for "after the jobs ended".
+   *
+   * @param condition re-evaluated until true
+   * @return whether it held within the world's bound
+   */
+  boolean eventually(java.util.function.BooleanSupplier condition);
+
+  /** Stops the DVM (and what the world started for it). */
+  @Override
+  void close();
+}

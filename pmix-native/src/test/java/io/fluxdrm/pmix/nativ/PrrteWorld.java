@@ -1,0 +1,324 @@
+package io.fluxdrm.pmix.nativ;
+
+import io.fluxdrm.dvm.sidebyside.World;
+import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.pmix.port.Event;
+import io.fluxdrm.pmix.port.SchedulerUpcalls;
+import io.fluxdrm.pmix.port.StatusInfos;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * PRRTE as a side-by-side {@link World}: {@code prte} elastic over fakessh nodes (the head and
+ * node1 from its hostfile; with a scheduler, {@code ras/pmix} and this JVM as its PMIx scheduler,
+ * started first, whose upcalls go to the scenario's script), and a tool, {@link ToolServerMain}, as
+ * a process of its own behind a {@link RemoteToolPort}. The daemons are what {@code prun --map-by
+ * ppr:1:node hostname} prints.
+ */
+final class PrrteWorld implements World {
+  private static final Duration WAIT = Duration.ofSeconds(120);
+
+  /** How long a scenario waits for events it does not expect, or for extras after those it does. */
+  private static final Duration GRACE = Duration.ofSeconds(3);
+
+  private final Path dir;
+  private final Path prrte;
+  private final Path uri;
+  private final String head;
+  private final Process prte;
+  private final Process toolProcess;
+  private final RemoteToolPort tool;
+  private final PmixProc toolProc;
+  private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+  private final Map<String, String> memo = new HashMap<>();
+  private final ExecutorService reactor = Executors.newSingleThreadExecutor();
+  private PmixScheduler scheduler;
+  private volatile SchedulerUpcalls script;
+
+  PrrteWorld(Group group, Path dir, Path prrte, Path fakessh) throws Exception {
+    this.dir = Files.createDirectories(dir);
+    this.prrte = prrte;
+    this.uri = dir.resolve("dvm.uri");
+    this.head = Peer.run(List.of("hostname"), dir).strip();
+    Path hosts = dir.resolve("hosts");
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                prrte.resolve("bin/prte").toString(),
+                "--prtemca",
+                "plm_ssh_agent",
+                fakessh.toString(),
+                "--prtemca",
+                "prte_elastic_mode",
+                "1"));
+    if (group == Group.SCHEDULER) {
+      Files.writeString(
+          hosts, head + " slots=2\nnode4 slots=2\nnode5 slots=2\n", StandardCharsets.UTF_8);
+      cmd.addAll(List.of("--prtemca", "ras_pmix_system_scheduler", "1"));
+      script = new Refusing();
+      SchedulerUpcalls upcalls =
+          new SchedulerUpcalls() {
+            @Override
+            public CompletionStage<StatusInfos> allocate(
+                PmixProc requester, AllocDirective directive, List<Info> infos) {
+              return script.allocate(requester, directive, infos);
+            }
+
+            @Override
+            public CompletionStage<StatusInfos> sessionControl(
+                PmixProc requester, long sessionId, List<Info> directives) {
+              return script.sessionControl(requester, sessionId, directives);
+            }
+          };
+      scheduler =
+          PmixScheduler.start(
+                  new PmixProc("fluxdrm-sched", 0),
+                  upcalls,
+                  "file:" + uri,
+                  Duration.ofSeconds(30),
+                  reactor)
+              .toCompletableFuture()
+              .get(60, TimeUnit.SECONDS);
+    } else {
+      Files.writeString(hosts, head + " slots=2\nnode1 slots=2\n", StandardCharsets.UTF_8);
+    }
+    cmd.addAll(List.of("--hostfile", hosts.toString(), "--report-uri", uri.toString()));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+    env(pb);
+    prte = pb.start();
+    CompletableFuture<Void> ready = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try (BufferedReader out =
+                  new BufferedReader(
+                      new InputStreamReader(prte.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                  System.err.println("prte: " + line);
+                  if (line.contains("DVM ready")) {
+                    ready.complete(null);
+                  }
+                }
+              } catch (Exception e) {
+                ready.completeExceptionally(e);
+              }
+              ready.completeExceptionally(new IllegalStateException("prte ended"));
+            },
+            "prte-output");
+    t.setDaemon(true);
+    t.start();
+    ready.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String cp =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    ProcessBuilder tb =
+        new ProcessBuilder(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix(),
+                "-Dorg.slf4j.simpleLogger.logFile=System.err",
+                "-cp",
+                cp,
+                ToolServerMain.class.getName(),
+                "file:" + uri)
+            .directory(dir.toFile())
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
+    env(tb);
+    toolProcess = tb.start();
+    tool = new RemoteToolPort(toolProcess, events::add);
+    toolProc = tool.self().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  /** Before a scenario sets its script: refuses everything. */
+  private static final class Refusing implements SchedulerUpcalls {
+    @Override
+    public CompletionStage<StatusInfos> allocate(
+        PmixProc requester, AllocDirective directive, List<Info> infos) {
+      return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
+    }
+
+    @Override
+    public CompletionStage<StatusInfos> sessionControl(
+        PmixProc requester, long sessionId, List<Info> directives) {
+      return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
+    }
+  }
+
+  void env(ProcessBuilder pb) {
+    Map<String, String> env = pb.environment();
+    env.put(
+        "PATH",
+        prrte.resolve("bin")
+            + ":"
+            + Peer.pmixPrefix().resolve("bin")
+            + ":"
+            + env.getOrDefault("PATH", ""));
+    env.put("LD_LIBRARY_PATH", Peer.pmixPrefix().resolve("lib") + ":" + prrte.resolve("lib"));
+    env.put("PRTE_ALLOW_RUN_AS_ROOT", "1");
+    env.put("PRTE_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+  }
+
+  @Override
+  public String master() {
+    return head;
+  }
+
+  @Override
+  public DvmPort tool() {
+    return tool;
+  }
+
+  @Override
+  public PmixProc toolProc() {
+    return toolProc;
+  }
+
+  @Override
+  public <T> T await(CompletionStage<T> stage) {
+    try {
+      return stage.toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IllegalStateException("no answer within " + WAIT.toSeconds() + " s");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  @Override
+  public List<Event> events(int atLeast) {
+    List<Event> out = new ArrayList<>();
+    try {
+      while (out.size() < atLeast) {
+        Event e = events.poll(60, TimeUnit.SECONDS);
+        if (e == null) {
+          break;
+        }
+        out.add(e);
+      }
+      Event e;
+      while ((e = events.poll(GRACE.toMillis(), TimeUnit.MILLISECONDS)) != null) {
+        out.add(e);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return out;
+  }
+
+  @Override
+  public List<String> daemons() {
+    try {
+      ProcessBuilder pb =
+          new ProcessBuilder(
+                  prrte.resolve("bin/prun").toString(),
+                  "--dvm-uri",
+                  "file:" + uri,
+                  "--map-by",
+                  "ppr:1:node",
+                  "hostname")
+              .directory(dir.toFile())
+              .redirectErrorStream(true);
+      env(pb);
+      Process p = pb.start();
+      String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return List.of("prun did not end");
+      }
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("PMIx_Spawn failed \\(-?[0-9]+\\): (\\S+)").matcher(s);
+      if (m.find()) {
+        return List.of("none: prun fails, " + m.group(1).replaceFirst("^PMIX_", ""));
+      }
+      if (p.exitValue() != 0) {
+        return List.of("none: prun exits " + p.exitValue());
+      }
+      return s.lines()
+          .map(String::strip)
+          .filter(l -> !l.isEmpty())
+          .map(l -> l.equals(head) ? "head" : l)
+          .sorted()
+          .toList();
+    } catch (Exception e) {
+      return List.of("prun: " + e);
+    }
+  }
+
+  @Override
+  public void script(SchedulerUpcalls s) {
+    script = s;
+  }
+
+  @Override
+  public Map<String, String> memo() {
+    return memo;
+  }
+
+  @Override
+  public boolean eventually(BooleanSupplier condition) {
+    for (int i = 0; i < 30; i++) {
+      if (condition.getAsBoolean()) {
+        return true;
+      }
+      try {
+        Thread.sleep(1000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void close() {
+    try {
+      tool.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      toolProcess.destroyForcibly();
+    }
+    try {
+      ProcessBuilder pb =
+          new ProcessBuilder(prrte.resolve("bin/pterm").toString(), "--dvm-uri", "file:" + uri)
+              .directory(dir.toFile())
+              .redirectErrorStream(true);
+      env(pb);
+      Process p = pb.start();
+      p.getInputStream().readAllBytes();
+      p.waitFor(60, TimeUnit.SECONDS);
+      if (!prte.waitFor(60, TimeUnit.SECONDS)) {
+        prte.destroyForcibly();
+      }
+    } catch (Exception e) {
+      prte.destroyForcibly();
+    }
+    if (scheduler != null) {
+      scheduler.close();
+    }
+    reactor.shutdown();
+  }
+}

@@ -1,0 +1,69 @@
+package io.fluxdrm.pmix.nativ;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fluxdrm.dvm.sidebyside.ReferenceWorld;
+import io.fluxdrm.dvm.sidebyside.SideBySide;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 16, scope 4: every scenario of spec/pmix/04 sections B, C and D the suite can run, against
+ * the reference DVM (in process) and against PRRTE (one DVM per group, this JVM its scheduler in
+ * the group that has one, the tool a process of its own), through the same port. The table goes to
+ * {@code target/side-by-side.md}; with {@code -Dfluxdrm.sidebyside.write=true} also into
+ * docs/dvm.md between its markers, otherwise the test fails when docs/dvm.md's table is not the one
+ * produced.
+ */
+class SideBySideIT {
+  @TempDir static Path dir;
+
+  @Test
+  void bothDvms_sameScenarios_tableInDocsDvmMd() throws Exception {
+    Peer.needLibrary();
+    Path prrte = Peer.prrtePrefix();
+    Peer.need(
+        Files.isExecutable(prrte.resolve("bin/prte")),
+        prrte.resolve("bin/prte")
+            + " is missing (build the peer: ../shared/tools/build-prrte-peer)");
+    Path fakessh =
+        Path.of(System.getProperty("fluxdrm.shared.tools", "../../shared/tools"))
+            .resolve("fakessh");
+    Peer.need(Files.isExecutable(fakessh), fakessh + " is missing (../shared/tools/fakessh)");
+    Peer.need(
+        "0".equals(Peer.run(List.of("id", "-u"), dir).strip()),
+        "not root (fakessh puts each node in a UTS namespace of its own)");
+
+    Map<String, String> reference = SideBySide.run(ReferenceWorld::new);
+    Map<String, String> real =
+        SideBySide.run(
+            g -> {
+              try {
+                return new PrrteWorld(g, dir.resolve(g.name().toLowerCase()), prrte, fakessh);
+              } catch (Exception e) {
+                throw new IllegalStateException("PRRTE world " + g + ": " + e, e);
+              }
+            });
+    String table = SideBySide.markdown(SideBySide.rows(reference, Optional.of(real)));
+    Path target = Path.of("target", "side-by-side.md");
+    Files.createDirectories(target.getParent());
+    Files.writeString(target, table, StandardCharsets.UTF_8);
+    System.err.println(table);
+
+    Path doc = Path.of(System.getProperty("fluxdrm.docs.dir", "../docs")).resolve("dvm.md");
+    String text = SideBySide.read(doc);
+    if (Boolean.getBoolean("fluxdrm.sidebyside.write")) {
+      Files.writeString(doc, SideBySide.replace(text, table), StandardCharsets.UTF_8);
+    } else {
+      assertThat(SideBySide.between(text))
+          .as("docs/dvm.md's side-by-side table (rewrite it: -Dfluxdrm.sidebyside.write=true)")
+          .isEqualTo(table);
+    }
+  }
+}
