@@ -117,4 +117,78 @@ final class Peer {
     }
     return s;
   }
+
+  /**
+   * PRRTE, the fake ssh agent and root, after libpmix ({@link #needLibrary}): what a test that
+   * starts {@code prte} over fake nodes needs.
+   *
+   * @param dir a directory to run {@code id -u} in
+   * @return the fake ssh agent ({@code fluxdrm.shared.tools}/fakessh)
+   */
+  static Path needPrrte(Path dir) throws Exception {
+    needLibrary();
+    Path prte = prrtePrefix().resolve("bin/prte");
+    need(
+        Files.isExecutable(prte),
+        prte + " is missing (build the peer: ../shared/tools/build-prrte-peer)");
+    Path fakessh =
+        Path.of(System.getProperty("fluxdrm.shared.tools", "../../shared/tools"))
+            .resolve("fakessh");
+    need(Files.isExecutable(fakessh), fakessh + " is missing (../shared/tools/fakessh)");
+    need(
+        "0".equals(run(List.of("id", "-u"), dir).strip()),
+        "not root (fakessh puts each node in a UTS namespace of its own)");
+    return fakessh;
+  }
+
+  /** The environment a process running PRRTE's or libpmix's commands needs, as root. */
+  static void prrteEnv(ProcessBuilder pb) {
+    java.util.Map<String, String> env = pb.environment();
+    Path prrte = prrtePrefix();
+    env.put(
+        "PATH",
+        prrte.resolve("bin")
+            + ":"
+            + pmixPrefix().resolve("bin")
+            + ":"
+            + env.getOrDefault("PATH", ""));
+    env.put("LD_LIBRARY_PATH", pmixPrefix().resolve("lib") + ":" + prrte.resolve("lib"));
+    env.put("PRTE_ALLOW_RUN_AS_ROOT", "1");
+    env.put("PRTE_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+  }
+
+  /**
+   * Echoes {@code prte}'s output on stderr (prefixed {@code prte: }) and waits until it prints
+   * {@code DVM ready}.
+   *
+   * @param prte the started {@code prte}, its stderr redirected to its stdout
+   * @param wait how long it may take
+   */
+  static void awaitDvmReady(Process prte, java.time.Duration wait) throws Exception {
+    java.util.concurrent.CompletableFuture<Void> ready =
+        new java.util.concurrent.CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try (java.io.BufferedReader out =
+                  new java.io.BufferedReader(
+                      new java.io.InputStreamReader(
+                          prte.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                  System.err.println("prte: " + line);
+                  if (line.contains("DVM ready")) {
+                    ready.complete(null);
+                  }
+                }
+              } catch (Exception e) {
+                ready.completeExceptionally(e);
+              }
+              ready.completeExceptionally(new IllegalStateException("prte ended"));
+            },
+            "prte-output");
+    t.setDaemon(true);
+    t.start();
+    ready.get(wait.toSeconds(), TimeUnit.SECONDS);
+  }
 }

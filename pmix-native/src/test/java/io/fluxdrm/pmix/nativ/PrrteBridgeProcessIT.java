@@ -201,19 +201,8 @@ class PrrteBridgeProcessIT {
   }
 
   static void needPeer() throws Exception {
-    Peer.needLibrary();
     prrte = Peer.prrtePrefix();
-    Peer.need(
-        Files.isExecutable(prrte.resolve("bin/prte")),
-        prrte.resolve("bin/prte")
-            + " is missing (build the peer: ../shared/tools/build-prrte-peer)");
-    fakessh =
-        Path.of(System.getProperty("fluxdrm.shared.tools", "../../shared/tools"))
-            .resolve("fakessh");
-    Peer.need(Files.isExecutable(fakessh), fakessh + " is missing (../shared/tools/fakessh)");
-    Peer.need(
-        "0".equals(Peer.run(List.of("id", "-u"), dir).strip()),
-        "not root (fakessh puts each node in a UTS namespace of its own)");
+    fakessh = Peer.needPrrte(dir);
     root = Path.of(System.getProperty("fluxdrm.root", "..")).toAbsolutePath().normalize();
     Peer.need(
         Files.isRegularFile(root.resolve("cli/target/fluxdrm.jar")),
@@ -235,26 +224,12 @@ class PrrteBridgeProcessIT {
         root.resolve("pmix-native/target") + " has no pmix-native jar (mvn -Ppmix-native package)");
   }
 
-  static void env(ProcessBuilder pb) {
-    Map<String, String> env = pb.environment();
-    env.put(
-        "PATH",
-        prrte.resolve("bin")
-            + ":"
-            + Peer.pmixPrefix().resolve("bin")
-            + ":"
-            + env.getOrDefault("PATH", ""));
-    env.put("LD_LIBRARY_PATH", Peer.pmixPrefix().resolve("lib") + ":" + prrte.resolve("lib"));
-    env.put("PRTE_ALLOW_RUN_AS_ROOT", "1");
-    env.put("PRTE_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-  }
-
   /** {@code bin/fluxdrm ARGS} on this JDK, its log lines time-stamped to the millisecond. */
   static ProcessBuilder fluxdrm(String... args) {
     List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/fluxdrm").toString()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-    env(pb);
+    Peer.prrteEnv(pb);
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
     pb.environment()
         .put(
@@ -285,14 +260,14 @@ class PrrteBridgeProcessIT {
                 "--report-uri",
                 uri.toString())
             .directory(dir.toFile());
-    env(pb);
+    Peer.prrteEnv(pb);
     return pb;
   }
 
   /** A short command's output (merged), after its end. */
   static String run(List<String> cmd) throws Exception {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
-    env(pb);
+    Peer.prrteEnv(pb);
     Process p = pb.start();
     String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
@@ -374,7 +349,7 @@ class PrrteBridgeProcessIT {
                 ShrinkAgentMain.class.getName(),
                 "file:" + never)
             .directory(dir.toFile());
-    env(agentPb);
+    Peer.prrteEnv(agentPb);
     Watched agent = new Watched("agent", agentPb);
 
     Watched sched2 =

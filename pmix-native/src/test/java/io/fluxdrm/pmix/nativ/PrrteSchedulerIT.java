@@ -107,19 +107,8 @@ class PrrteSchedulerIT {
   private static Path fakessh;
 
   static void needPeer() throws Exception {
-    Peer.needLibrary();
     prrte = Peer.prrtePrefix();
-    Peer.need(
-        Files.isExecutable(prrte.resolve("bin/prte")),
-        prrte.resolve("bin/prte")
-            + " is missing (build the peer: ../shared/tools/build-prrte-peer)");
-    fakessh =
-        Path.of(System.getProperty("fluxdrm.shared.tools", "../../shared/tools"))
-            .resolve("fakessh");
-    Peer.need(Files.isExecutable(fakessh), fakessh + " is missing (../shared/tools/fakessh)");
-    Peer.need(
-        "0".equals(Peer.run(List.of("id", "-u"), dir).strip()),
-        "not root (fakessh puts each node in a UTS namespace of its own)");
+    fakessh = Peer.needPrrte(dir);
   }
 
   static void startPeer() throws Exception {
@@ -247,45 +236,9 @@ class PrrteSchedulerIT {
                 uriFile.toString())
             .directory(dir.toFile())
             .redirectErrorStream(true);
-    env(pb);
+    Peer.prrteEnv(pb);
     prte = pb.start();
-    BufferedReader out =
-        new BufferedReader(new InputStreamReader(prte.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<Void> ready = new CompletableFuture<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                String line;
-                while ((line = out.readLine()) != null) {
-                  System.err.println("prte: " + line);
-                  if (line.contains("DVM ready")) {
-                    ready.complete(null);
-                  }
-                }
-              } catch (Exception e) {
-                ready.completeExceptionally(e);
-              }
-              ready.completeExceptionally(new IllegalStateException("prte ended"));
-            },
-            "prte-output");
-    t.setDaemon(true);
-    t.start();
-    ready.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-  }
-
-  static void env(ProcessBuilder pb) {
-    Map<String, String> env = pb.environment();
-    env.put(
-        "PATH",
-        prrte.resolve("bin")
-            + ":"
-            + Peer.pmixPrefix().resolve("bin")
-            + ":"
-            + env.getOrDefault("PATH", ""));
-    env.put("LD_LIBRARY_PATH", Peer.pmixPrefix().resolve("lib") + ":" + prrte.resolve("lib"));
-    env.put("PRTE_ALLOW_RUN_AS_ROOT", "1");
-    env.put("PRTE_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    Peer.awaitDvmReady(prte, WAIT);
   }
 
   @AfterAll
@@ -330,7 +283,7 @@ class PrrteSchedulerIT {
 
   static String run(List<String> cmd) throws Exception {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
-    env(pb);
+    Peer.prrteEnv(pb);
     Process p = pb.start();
     String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (!p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
@@ -593,7 +546,7 @@ class PrrteSchedulerIT {
                 "node3")
             .directory(dir.toFile())
             .redirectError(ProcessBuilder.Redirect.INHERIT);
-    env(pb);
+    Peer.prrteEnv(pb);
     Process p = pb.start();
     long warm = 0;
     int seen = 0;

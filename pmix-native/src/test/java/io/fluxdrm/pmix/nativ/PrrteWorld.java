@@ -9,8 +9,6 @@ import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.Event;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.StatusInfos;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,31 +101,9 @@ final class PrrteWorld implements World {
     }
     cmd.addAll(List.of("--hostfile", hosts.toString(), "--report-uri", uri.toString()));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
-    env(pb);
+    Peer.prrteEnv(pb);
     prte = pb.start();
-    CompletableFuture<Void> ready = new CompletableFuture<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try (BufferedReader out =
-                  new BufferedReader(
-                      new InputStreamReader(prte.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                  System.err.println("prte: " + line);
-                  if (line.contains("DVM ready")) {
-                    ready.complete(null);
-                  }
-                }
-              } catch (Exception e) {
-                ready.completeExceptionally(e);
-              }
-              ready.completeExceptionally(new IllegalStateException("prte ended"));
-            },
-            "prte-output");
-    t.setDaemon(true);
-    t.start();
-    ready.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    Peer.awaitDvmReady(prte, WAIT);
 
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String cp =
@@ -144,7 +120,7 @@ final class PrrteWorld implements World {
                 "file:" + uri)
             .directory(dir.toFile())
             .redirectError(ProcessBuilder.Redirect.INHERIT);
-    env(tb);
+    Peer.prrteEnv(tb);
     toolProcess = tb.start();
     tool = new RemoteToolPort(toolProcess, events::add);
     toolProc = tool.self().get(WAIT.toSeconds(), TimeUnit.SECONDS);
@@ -163,20 +139,6 @@ final class PrrteWorld implements World {
         PmixProc requester, long sessionId, List<Info> directives) {
       return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
     }
-  }
-
-  void env(ProcessBuilder pb) {
-    Map<String, String> env = pb.environment();
-    env.put(
-        "PATH",
-        prrte.resolve("bin")
-            + ":"
-            + Peer.pmixPrefix().resolve("bin")
-            + ":"
-            + env.getOrDefault("PATH", ""));
-    env.put("LD_LIBRARY_PATH", Peer.pmixPrefix().resolve("lib") + ":" + prrte.resolve("lib"));
-    env.put("PRTE_ALLOW_RUN_AS_ROOT", "1");
-    env.put("PRTE_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
   }
 
   @Override
@@ -242,7 +204,7 @@ final class PrrteWorld implements World {
                   "hostname")
               .directory(dir.toFile())
               .redirectErrorStream(true);
-      env(pb);
+      Peer.prrteEnv(pb);
       Process p = pb.start();
       String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
@@ -306,7 +268,7 @@ final class PrrteWorld implements World {
           new ProcessBuilder(prrte.resolve("bin/pterm").toString(), "--dvm-uri", "file:" + uri)
               .directory(dir.toFile())
               .redirectErrorStream(true);
-      env(pb);
+      Peer.prrteEnv(pb);
       Process p = pb.start();
       p.getInputStream().readAllBytes();
       p.waitFor(60, TimeUnit.SECONDS);

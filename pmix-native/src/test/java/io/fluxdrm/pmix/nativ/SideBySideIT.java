@@ -7,7 +7,6 @@ import io.fluxdrm.dvm.sidebyside.SideBySide;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -26,19 +25,8 @@ class SideBySideIT {
 
   @Test
   void bothDvms_sameScenarios_tableInDocsDvmMd() throws Exception {
-    Peer.needLibrary();
     Path prrte = Peer.prrtePrefix();
-    Peer.need(
-        Files.isExecutable(prrte.resolve("bin/prte")),
-        prrte.resolve("bin/prte")
-            + " is missing (build the peer: ../shared/tools/build-prrte-peer)");
-    Path fakessh =
-        Path.of(System.getProperty("fluxdrm.shared.tools", "../../shared/tools"))
-            .resolve("fakessh");
-    Peer.need(Files.isExecutable(fakessh), fakessh + " is missing (../shared/tools/fakessh)");
-    Peer.need(
-        "0".equals(Peer.run(List.of("id", "-u"), dir).strip()),
-        "not root (fakessh puts each node in a UTS namespace of its own)");
+    Path fakessh = Peer.needPrrte(dir);
 
     Map<String, String> reference = SideBySide.run(ReferenceWorld::new);
     Map<String, String> real =
