@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -104,18 +105,67 @@ final class Peer {
 
   /** Runs a short command and returns its standard output (errors merged in on failure). */
   static String run(List<String> cmd, Path dir) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
-    Process p = pb.start();
-    byte[] out = p.getInputStream().readAllBytes();
-    if (!p.waitFor(120, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
+    Ran r = runFor(new ProcessBuilder(cmd).directory(dir.toFile()), Duration.ofSeconds(120));
+    if (r.timedOut()) {
       throw new IOException(cmd + ": did not end in 120 s");
     }
-    String s = new String(out, StandardCharsets.UTF_8);
-    if (p.exitValue() != 0) {
-      throw new IOException(cmd + ": exit " + p.exitValue() + ": " + s);
+    if (r.exit() != 0) {
+      throw new IOException(cmd + ": exit " + r.exit() + ": " + r.out());
     }
-    return s;
+    return r.out();
+  }
+
+  /**
+   * What a bounded command did.
+   *
+   * @param exit its exit status, -1 when it was killed at its limit
+   * @param out its standard output and error, merged
+   * @param timedOut whether it was killed at its limit
+   */
+  record Ran(int exit, String out, boolean timedOut) {}
+
+  /**
+   * Runs a command for at most {@code limit}: its output (stderr merged) goes to a file, so a child
+   * that keeps the pipe open cannot block the reading; at the limit the command and everything it
+   * started are killed. No PRRTE command a test runs may hang the build (stop 21's CI: a {@code
+   * pterm} after a lost daemon).
+   *
+   * @param pb the command, its directory set
+   * @param limit how long it may run
+   * @return what it did
+   */
+  static Ran runFor(ProcessBuilder pb, Duration limit) throws IOException, InterruptedException {
+    Path out = Files.createTempFile("fluxdrm-cmd", ".out");
+    try {
+      pb.redirectErrorStream(true).redirectOutput(out.toFile());
+      Process p = pb.start();
+      boolean ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+      if (!ended) {
+        killTree(p.toHandle());
+      }
+      return new Ran(
+          ended ? p.exitValue() : -1, Files.readString(out, StandardCharsets.UTF_8), !ended);
+    } finally {
+      Files.deleteIfExists(out);
+    }
+  }
+
+  /**
+   * Kills a process and everything it started, children first, and waits up to 10 s for them.
+   *
+   * @param root the process
+   */
+  static void killTree(ProcessHandle root) {
+    List<ProcessHandle> all = new ArrayList<>(root.descendants().toList());
+    all.add(root);
+    all.forEach(ProcessHandle::destroyForcibly);
+    for (ProcessHandle h : all) {
+      try {
+        h.onExit().get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        System.err.println("pid " + h.pid() + " did not end after SIGKILL: " + e);
+      }
+    }
   }
 
   /**

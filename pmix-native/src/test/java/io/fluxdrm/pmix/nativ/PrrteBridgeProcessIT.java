@@ -266,15 +266,13 @@ class PrrteBridgeProcessIT {
 
   /** A short command's output (merged), after its end. */
   static String run(List<String> cmd) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
     Peer.prrteEnv(pb);
-    Process p = pb.start();
-    String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new IllegalStateException(cmd + ": did not end");
+    Peer.Ran r = Peer.runFor(pb, WAIT);
+    if (r.timedOut()) {
+      throw new IllegalStateException(cmd + ": did not end in " + WAIT.toSeconds() + " s");
     }
-    return s;
+    return r.out();
   }
 
   /** The tool, a process of its own: its PHASE lines. */

@@ -282,15 +282,13 @@ class PrrteSchedulerIT {
   }
 
   static String run(List<String> cmd) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
     Peer.prrteEnv(pb);
-    Process p = pb.start();
-    String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new IllegalStateException(cmd + ": did not end");
+    Peer.Ran r = Peer.runFor(pb, WAIT);
+    if (r.timedOut()) {
+      throw new IllegalStateException(cmd + ": did not end in " + WAIT.toSeconds() + " s");
     }
-    return s;
+    return r.out();
   }
 
   /** The tool, a process of its own: its PHASE lines. */
@@ -426,11 +424,14 @@ class PrrteSchedulerIT {
   }
 
   static List<Long> pids(String pattern) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder("pgrep", "-f", pattern).redirectErrorStream(true);
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    p.waitFor(30, TimeUnit.SECONDS);
-    return out.lines().map(String::strip).filter(l -> !l.isEmpty()).map(Long::parseLong).toList();
+    Peer.Ran r =
+        Peer.runFor(new ProcessBuilder("pgrep", "-f", pattern), java.time.Duration.ofSeconds(30));
+    return r.out()
+        .lines()
+        .map(String::strip)
+        .filter(l -> !l.isEmpty())
+        .map(Long::parseLong)
+        .toList();
   }
 
   @Test

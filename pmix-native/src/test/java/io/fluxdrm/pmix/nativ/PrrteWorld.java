@@ -205,19 +205,18 @@ final class PrrteWorld implements World {
               .directory(dir.toFile())
               .redirectErrorStream(true);
       Peer.prrteEnv(pb);
-      Process p = pb.start();
-      String s = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
-        p.destroyForcibly();
+      Peer.Ran r = Peer.runFor(pb, WAIT);
+      if (r.timedOut()) {
         return List.of("prun did not end");
       }
+      String s = r.out();
       java.util.regex.Matcher m =
           java.util.regex.Pattern.compile("PMIx_Spawn failed \\(-?[0-9]+\\): (\\S+)").matcher(s);
       if (m.find()) {
         return List.of("none: prun fails, " + m.group(1).replaceFirst("^PMIX_", ""));
       }
-      if (p.exitValue() != 0) {
-        return List.of("none: prun exits " + p.exitValue());
+      if (r.exit() != 0) {
+        return List.of("none: prun exits " + r.exit());
       }
       return s.lines()
           .map(String::strip)
@@ -263,21 +262,25 @@ final class PrrteWorld implements World {
     } catch (Exception e) {
       toolProcess.destroyForcibly();
     }
+    // what prte started (its daemons, through fakessh) is killed with it if it does not end
+    List<ProcessHandle> started = prte.descendants().toList();
     try {
       ProcessBuilder pb =
           new ProcessBuilder(prrte.resolve("bin/pterm").toString(), "--dvm-uri", "file:" + uri)
-              .directory(dir.toFile())
-              .redirectErrorStream(true);
+              .directory(dir.toFile());
       Peer.prrteEnv(pb);
-      Process p = pb.start();
-      p.getInputStream().readAllBytes();
-      p.waitFor(60, TimeUnit.SECONDS);
+      Peer.Ran r = Peer.runFor(pb, Duration.ofSeconds(60));
+      if (r.timedOut()) {
+        System.err.println("pterm did not end in 60 s: " + r.out());
+      }
       if (!prte.waitFor(60, TimeUnit.SECONDS)) {
-        prte.destroyForcibly();
+        System.err.println("prte did not end in 60 s after pterm: killed");
       }
     } catch (Exception e) {
-      prte.destroyForcibly();
+      System.err.println("pterm: " + e);
     }
+    Peer.killTree(prte.toHandle());
+    started.stream().filter(ProcessHandle::isAlive).forEach(Peer::killTree);
     if (scheduler != null) {
       scheduler.close();
     }
