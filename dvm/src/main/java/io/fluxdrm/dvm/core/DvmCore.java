@@ -274,7 +274,43 @@ public final class DvmCore {
       onLaunchApps(e.nspace());
     }
     openCampaigns();
+    retryStartingDone();
     return out;
+  }
+
+  /** Sessions that lost their last starting daemon during the event being handled. */
+  private final Set<SessionRec> startingDone = new java.util.HashSet<>();
+
+  /**
+   * Takes {@code n} out of {@code s}; when it was the last node of {@code s} whose daemon was still
+   * starting, the jobs of {@code s} waiting for daemons are tried again at the end of the event: a
+   * daemon that leaves before it ever came up (a release, a rollback, a reclaim) is no longer
+   * waited for.
+   */
+  private void takeOut(SessionRec s, NodeRec n) {
+    int before = s.starting;
+    s.removeNode(n);
+    if (before > 0 && s.starting == 0) {
+      startingDone.add(s);
+    }
+  }
+
+  /**
+   * The jobs waiting for the starting daemons of a session that has none left try to map again
+   * (after the event's campaigns are open, so that in elastic mode they are parked at the map
+   * boundary while one is, spec/pmix/03 §3, and mapped once the fence is 0).
+   */
+  private void retryStartingDone() {
+    if (startingDone.isEmpty()) {
+      return;
+    }
+    List<SessionRec> done = new ArrayList<>(startingDone);
+    startingDone.clear();
+    for (JobRec j : new ArrayList<>(waitingJobs)) {
+      if (done.contains(j.session)) {
+        tryLaunch(j);
+      }
+    }
   }
 
   /** The read-only view of the state. */
@@ -656,7 +692,7 @@ public final class DvmCore {
         n = new NodeRec(e.host(), e.slots().orElse(1), DaemonState.NONE, s);
         nodes.put(e.host(), n);
       } else {
-        n.session.removeNode(n);
+        takeOut(n.session, n);
         n.session = s;
         e.slots().ifPresent(v -> setSlots(e.host(), v));
       }
@@ -1272,7 +1308,7 @@ public final class DvmCore {
             || s.inheritance == AllocInheritance.CHILD;
     List<String> hosts = hosts(s);
     for (NodeRec n : new ArrayList<>(s.nodes)) {
-      s.removeNode(n);
+      takeOut(s, n);
       if (handBack && !n.host.equals(config.master())) {
         // seed 000 "Session lifetime": NONE/CHILD hand the nodes back to the scheduler
         nodes.remove(n.host);
@@ -1635,7 +1671,7 @@ public final class DvmCore {
           continue;
         }
         shrunk.add(n.session);
-        n.session.removeNode(n);
+        takeOut(n.session, n);
         nodes.remove(n.host);
         stopDaemon(n, null);
       }
@@ -2150,7 +2186,7 @@ public final class DvmCore {
     List<String> departing = new ArrayList<>();
     for (NodeRec n : named) {
       SessionRec held = n.session;
-      held.removeNode(n);
+      takeOut(held, n);
       nodes.remove(n.host);
       if (stopDaemon(n, held)) {
         departing.add(n.host);

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.statistics.Statistics;
@@ -48,6 +49,21 @@ class ElasticPropertyTest {
                 .isEmpty());
     Statistics.label("parked a release").collect(s.parked);
     Statistics.label("a stop not sent").collect(s.unsent);
+  }
+
+  /**
+   * Schedules that once ended with a spawn never answered: a grow rolled back while one of its
+   * daemons was still starting, whose stop could not be sent (D415), left that node in the pool
+   * with its daemon starting and no campaign; a spawn waited for it; then a release shrank the node
+   * and, once it had left, nothing tried the waiting spawn again (its session had lost its last
+   * starting daemon). Now a session that loses its last starting daemon tries its waiting jobs
+   * again (parked at the map boundary while the release's campaign is open, §7.1).
+   */
+  @Example
+  void aSpawnWaitingForADaemonThatLeavesBeforeItStarted_isMappedOntoTheRest() {
+    for (long seed : new long[] {2616275009L}) {
+      new Schedule(seed).run();
+    }
   }
 
   static final class Schedule {
