@@ -221,6 +221,12 @@ class ServerModuleTest {
 
   @Test
   void malformedOrUnknownDirective_refusedByTheReturnStatus_noCbfunc_schedulerNotAsked() {
+    try (StderrCapture log = new StderrCapture()) {
+      malformedOrUnknownDirective(log);
+    }
+  }
+
+  private void malformedOrUnknownDirective(StderrCapture log) {
     ServerModule m =
         ServerModule.install(
             upcalls(
@@ -266,6 +272,13 @@ class ServerModuleTest {
     assertThat(seen).isEmpty();
     assertThat(calls()).isEmpty();
     assertThat(m.outstanding()).isZero();
+    // each refusal is a log line saying why, with the request it refused
+    assertThat(log.text())
+        .contains("allocate PMIX_ALLOC_NEW from p.0: PMIX_ERR_BAD_PARAM: ")
+        .contains(PmixKey.PMIX_ALLOC_NUM_NODES)
+        .contains(": unknown directive 99: PMIX_ERR_BAD_PARAM");
+    assertThat(log.text().lines().filter(l -> l.contains("PMIX_ERR_BAD_PARAM")).count())
+        .isGreaterThanOrEqualTo(3);
   }
 
   /**
