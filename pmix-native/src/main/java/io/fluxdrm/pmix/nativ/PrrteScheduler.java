@@ -204,9 +204,13 @@ public final class PrrteScheduler implements SchedulerUpcalls {
               });
     }
     String reqId = string(request, PmixKey.PMIX_ALLOC_REQ_ID).orElse(null);
-    return shrinkThenFree(list, hosts)
-        .thenApply(
+    CompletableFuture<StatusInfos> toPrrte = new CompletableFuture<>();
+    shrinkThenFree(list, hosts)
+        .thenAccept(
             freedNow -> {
+              // the answer first: completing it runs the server module's handler, which hands it
+              // to libpmix (cbfunc) on this thread, before the relay below is even asked for
+              toPrrte.complete(success);
               // PRRTE's own release of the requester finds no daemon left and sends no event:
               // the agent relays the outcome of its shrink to the requester (D456)
               shrinker.notify(
@@ -215,8 +219,8 @@ public final class PrrteScheduler implements SchedulerUpcalls {
                   freedNow
                       ? PmixStatus.PMIX_DVM_IS_READY.code()
                       : PmixStatus.PMIX_ERR_DVM_MOD.code());
-              return success;
             });
+    return toPrrte;
   }
 
   /**

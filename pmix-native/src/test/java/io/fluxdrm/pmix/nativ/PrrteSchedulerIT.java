@@ -312,6 +312,27 @@ class PrrteSchedulerIT {
     return out.lines().filter(l -> l.startsWith("PHASE")).collect(Collectors.toList());
   }
 
+  /** The tool, a process of its own: its lines that name a phase ({@code ... PHASE1 ...}). */
+  static List<String> toolPhases(String... args) throws Exception {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String cp =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix(),
+                "-cp",
+                cp,
+                ToolMain.class.getName(),
+                "file:" + uriFile));
+    cmd.addAll(List.of(args));
+    String out = run(cmd);
+    System.err.println("tool " + List.of(args) + ":\n" + out);
+    return out.lines().filter(l -> l.contains(" PHASE")).collect(Collectors.toList());
+  }
+
   /** The nodes with a daemon, as {@code prun --map-by ppr:1:node hostname} prints them. */
   static List<String> daemons() throws Exception {
     String out =
@@ -740,5 +761,49 @@ class PrrteSchedulerIT {
     assertThat(back.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
     assertThat(daemons()).containsExactly(head);
     assertThat(pmix.module().outstanding()).isZero();
+  }
+
+  /**
+   * Issue 16: an EXTEND, not only a NEW, becomes a {@code sched.realloc} of the DVM's job and a
+   * grow of PRRTE. PRRTE tears a reservation down when the tool that made it leaves (its {@code
+   * check_reservations_on_term}), so the EXTEND comes from the tool that made the NEW, on the same
+   * connection; both reach fluxdrm as allocate upcalls, both are granted by the scheduler, the
+   * EXTEND's node joins the same reservation (the grant is recorded under the NEW's id), a daemon
+   * starts there, and the tool sees SUCCESS then PMIX_DVM_IS_READY for each (PRRTE's event for the
+   * EXTEND names the reservation: its alloc id, and the NEW's request id). Then both nodes are
+   * released, freed in the scheduler after their daemons left.
+   */
+  private static String allocId(String phase1) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("pmix\\.alloc\\.id\\(PMIX_STRING\\)=\"([^\"]*)\"")
+            .matcher(phase1);
+    assertThat(m.find()).as("an alloc id in %s", phase1).isTrue();
+    return "\"" + m.group(1) + "\"";
+  }
+
+  @Test
+  @Order(8)
+  void extendOfTheToolsReservation_reallocGranted_daemonStartsOnTheAddedNode() throws Exception {
+    assertThat(daemons()).containsExactly(head);
+    int freedBefore = sched.freed().size();
+    List<String> phases = toolPhases("EXTEND_AFTER_NEW", "node1", "node2");
+    assertThat(phases).hasSize(4);
+    assertThat(phases.get(0)).startsWith("NEW PHASE1 PMIX_SUCCESS").contains("pmix.alloc.id");
+    assertThat(phases.get(1)).startsWith("NEW PHASE2 -195").contains("ext-new");
+    assertThat(phases.get(2)).startsWith("EXTEND PHASE1 PMIX_SUCCESS");
+    // PRRTE's event for an EXTEND names the reservation it grew: its alloc id and the request id
+    // of the NEW that made it, not the EXTEND's own (peers/prrte: an event names the reservation)
+    assertThat(phases.get(3)).startsWith("EXTEND PHASE2 -195").contains(allocId(phases.get(0)));
+    // one reservation, grown twice through Flux: its grant holds both nodes
+    assertThat(sched.grants()).hasSize(1).containsValue("node1:2,node2:2");
+    assertThat(daemons()).containsExactlyInAnyOrder(head, "node1", "node2");
+    List<String> back = tool("RELEASE", "nodes=node1,node2", "req=extend-release");
+    assertThat(back.get(0)).startsWith("PHASE1 PMIX_SUCCESS");
+    assertThat(back).hasSize(2);
+    assertThat(back.get(1)).startsWith("PHASE2 -195");
+    assertThat(daemons()).containsExactly(head);
+    assertThat(sched.freed().size()).isGreaterThan(freedBefore);
+    assertThat(sched.held()).isEmpty();
+    assertThat(sched.grants()).isEmpty();
   }
 }

@@ -23,8 +23,9 @@ import java.util.concurrent.TimeUnit;
  * PMIX_ALLOC_ID, {@code req} = PMIX_ALLOC_REQ_ID; {@code raw} adds {@code fluxdrm.test.unknown}, a
  * key no one knows) registers for PMIX_DVM_IS_READY and PMIX_ERR_DVM_MOD, makes the request and
  * prints {@code PHASE1 STATUS INFOS}, then, after a success, {@code PHASE2 CODE} for the event (or
- * {@code PHASE2 none} when none came within the wait given by {@code wait=SECONDS}, default 60).
- * Exit 0 once done.
+ * {@code PHASE2 none} when none came within the wait given by {@code wait=SECONDS}, default 60; an
+ * event that arrived before the answer is printed {@code EVENT-BEFORE-ANSWER CODE}, which no test
+ * takes for a second phase). Exit 0 once done.
  */
 public final class ToolMain {
   private ToolMain() {}
@@ -86,6 +87,118 @@ public final class ToolMain {
     System.exit(0);
   }
 
+  /**
+   * {@code ToolMain URI EXTEND_AFTER_NEW HOST1 HOST2}: one tool connection makes a {@code NEW} of
+   * {@code HOST1:2}, then an {@code EXTEND} of the reservation it got ({@code PMIX_ALLOC_ID} from
+   * the answer) by {@code HOST2:2}, each waited for to its second phase; prints {@code NEW PHASE1
+   * STATUS INFOS}, {@code NEW PHASE2 CODE INFOS}, then the same for {@code EXTEND}. PRRTE tears a
+   * reservation down when the tool that made it leaves, so an EXTEND must come from the same
+   * connection as its NEW.
+   */
+  static void extendAfterNew(String uri, String host1, String host2) throws Exception {
+    var exec = Executors.newSingleThreadExecutor();
+    PmixTool.Connected c =
+        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
+            .toCompletableFuture()
+            .get(60, TimeUnit.SECONDS);
+    DvmPort port = c.port();
+    java.util.concurrent.LinkedBlockingQueue<Arrived> events =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    java.util.concurrent.atomic.AtomicBoolean answered =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    port.registerEvents(
+            List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
+            e -> events.add(new Arrived(e, answered.get())))
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
+    StatusInfos grow =
+        twoPhases(
+            port,
+            events,
+            answered,
+            "NEW",
+            AllocDirective.NEW,
+            List.of(
+                Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, host1 + ":2"),
+                Info.of(PmixKey.PMIX_ALLOC_REQ_ID, "ext-new")));
+    Optional<String> id = value(grow.infos(), PmixKey.PMIX_ALLOC_ID);
+    if (grow.succeeded() && id.isPresent()) {
+      twoPhases(
+          port,
+          events,
+          answered,
+          "EXTEND",
+          AllocDirective.EXTEND,
+          List.of(
+              Info.of(PmixKey.PMIX_ALLOC_ID, id.get()),
+              Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, host2 + ":2"),
+              Info.of(PmixKey.PMIX_ALLOC_REQ_ID, "ext-extend")));
+    }
+    port.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    exec.shutdown();
+    System.exit(0);
+  }
+
+  /** An event and whether the answer to the request in flight had come before it. */
+  private record Arrived(Event event, boolean afterAnswer) {}
+
+  private static Optional<String> value(List<Info> infos, String key) {
+    return infos.stream().filter(i -> i.key().equals(key)).map(Info::stringValue).findFirst();
+  }
+
+  /**
+   * One request and its second phase: the first event after the answer that names the request
+   * ({@code PMIX_ALLOC_REQ_ID}) or the reservation it grows ({@code PMIX_ALLOC_ID}: PRRTE's event
+   * for an EXTEND carries the reservation's ids, its first request id among them).
+   */
+  private static StatusInfos twoPhases(
+      DvmPort port,
+      java.util.concurrent.LinkedBlockingQueue<Arrived> events,
+      java.util.concurrent.atomic.AtomicBoolean answered,
+      String label,
+      AllocDirective d,
+      List<Info> infos)
+      throws Exception {
+    String req = value(infos, PmixKey.PMIX_ALLOC_REQ_ID).orElseThrow();
+    Optional<String> id = value(infos, PmixKey.PMIX_ALLOC_ID);
+    events.clear();
+    answered.set(false);
+    StatusInfos r =
+        port.allocationRequest(d, infos)
+            .toCompletableFuture()
+            .whenComplete((x, t) -> answered.set(true))
+            .get(120, TimeUnit.SECONDS);
+    System.out.println(label + " PHASE1 " + r.status() + " " + r.infos());
+    System.out.flush();
+    if (r.succeeded()) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      Arrived got = null;
+      while (got == null && System.nanoTime() < deadline) {
+        Arrived a = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        if (a == null) {
+          break;
+        }
+        List<Info> ev = a.event().infos();
+        if (value(ev, PmixKey.PMIX_ALLOC_REQ_ID).filter(req::equals).isPresent()
+            || (id.isPresent() && value(ev, PmixKey.PMIX_ALLOC_ID).equals(id))) {
+          got = a;
+        }
+      }
+      if (got == null) {
+        System.out.println(label + " PHASE2 none");
+      } else {
+        System.out.println(
+            label
+                + (got.afterAnswer() ? " PHASE2 " : " EVENT-BEFORE-ANSWER ")
+                + got.event().status()
+                + " "
+                + got.event().infos());
+      }
+      System.out.flush();
+    }
+    return r;
+  }
+
   /** {@code ToolMain URI SESSION ID PAUSE|RESUME|TERMINATE}: prints {@code PHASE1 STATUS INFOS}. */
   static void session(String uri, long id, String directive) throws Exception {
     var exec = Executors.newSingleThreadExecutor();
@@ -129,6 +242,10 @@ public final class ToolMain {
       loop(uri, Integer.parseInt(args[2]), args[3]);
       return;
     }
+    if (args[1].equals("EXTEND_AFTER_NEW")) {
+      extendAfterNew(uri, args[2], args[3]);
+      return;
+    }
     if (args[1].equals("SESSION")) {
       session(uri, Long.parseLong(args[2]), args[3]);
       return;
@@ -155,20 +272,33 @@ public final class ToolMain {
             .get(60, TimeUnit.SECONDS);
     DvmPort port = c.port();
     CompletableFuture<Event> phase2 = new CompletableFuture<>();
+    // the order of arrival: an event that comes before the answer is printed as such, so that a
+    // test expecting "PHASE2 ..." after "PHASE1 ..." fails on it
+    java.util.concurrent.atomic.AtomicBoolean answered =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicBoolean early =
+        new java.util.concurrent.atomic.AtomicBoolean();
     port.registerEvents(
             List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
-            phase2::complete)
+            e -> {
+              early.compareAndSet(false, !answered.get());
+              phase2.complete(e);
+            })
         .toCompletableFuture()
         .get(30, TimeUnit.SECONDS);
     System.out.println("TOOL " + c.self().nspace() + "." + c.self().rank());
     StatusInfos r =
-        port.allocationRequest(d, infos).toCompletableFuture().get(120, TimeUnit.SECONDS);
+        port.allocationRequest(d, infos)
+            .toCompletableFuture()
+            .whenComplete((x, t) -> answered.set(true))
+            .get(120, TimeUnit.SECONDS);
     System.out.println("PHASE1 " + r.status() + " " + r.infos());
     System.out.flush();
     if (r.succeeded()) {
       try {
         Event e = phase2.get(wait, TimeUnit.SECONDS);
-        System.out.println("PHASE2 " + e.status() + " " + e.infos());
+        System.out.println(
+            (early.get() ? "EVENT-BEFORE-ANSWER " : "PHASE2 ") + e.status() + " " + e.infos());
       } catch (java.util.concurrent.TimeoutException e) {
         System.out.println("PHASE2 none");
       }
