@@ -131,6 +131,11 @@ final class Allocator {
         gpuSlots += slotsOn(c, g, req);
         cores += c.count();
         gpus += g.count();
+        if (coreSlots >= need && (req.gpusPerSlot() == 0 || gpuSlots >= need)) {
+          // feasible: the totals only go into a DENY's note, so the rest of the pool is not
+          // counted (a request that waits for resources is asked this at every scheduling pass)
+          return null;
+        }
       }
     }
     // Rv1Pool.py _check_feasibility: slots fit within one rank, cores checked first
@@ -183,6 +188,9 @@ final class Allocator {
       }
       if (cores.count() >= needCores && gpus.count() >= needGpus) {
         fit++;
+      }
+      if (fit >= need && (!req.exclusive() || wholeFit >= need)) {
+        return null; // feasible: the counts only go into a DENY's note
       }
     }
     // Rv1Pool.py _check_feasibility: an exclusive request counts whole nodes holding one slot
