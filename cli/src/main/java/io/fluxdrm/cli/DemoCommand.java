@@ -2,6 +2,7 @@ package io.fluxdrm.cli;
 
 import io.fluxdrm.cli.demo.Demo;
 import io.fluxdrm.cli.demo.ProcessWorld;
+import io.fluxdrm.cli.demo.PrrteDemo;
 import io.fluxdrm.cli.demo.Scenario;
 import io.fluxdrm.cli.demo.Step;
 import io.fluxdrm.cli.replay.DemoReplayProvider;
@@ -162,6 +163,34 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--verbose", description = "Log the components' info messages on stderr")
   boolean verbose;
 
+  @Option(
+      names = "--prrte",
+      description = {
+        "Play the allocation story against a real PRRTE DVM, fluxdrm as its PMIx scheduler",
+        "(needs a JDK 22+ and the pmix-native jar; no transcript, no picture; docs/cli.md)"
+      })
+  boolean prrte;
+
+  @Option(
+      names = "--prrte-prefix",
+      paramLabel = "DIR",
+      description = "With --prrte: PRRTE's installation (default: " + PrrteDemo.PRRTE_DEFAULT + ")")
+  Path prrtePrefix;
+
+  @Option(
+      names = "--pmix-prefix",
+      paramLabel = "DIR",
+      description =
+          "With --prrte: OpenPMIx's installation (default: " + PrrteDemo.PMIX_DEFAULT + ")")
+  Path pmixPrefix;
+
+  @Option(
+      names = "--ssh-agent",
+      paramLabel = "PATH",
+      description =
+          "With --prrte: prte --prtemca plm_ssh_agent PATH (e.g. ../shared/tools/fakessh)")
+  Path sshAgent;
+
   @Override
   public Integer call() {
     if (System.getProperty(LOG_PROPERTY) == null) {
@@ -170,6 +199,14 @@ final class DemoCommand implements Callable<Integer> {
       if (!verbose) {
         // the story injects a daemon that fails to start: its warning is no news
         System.setProperty(LOG_PROPERTY + ".dvm.service.DvmService", "error");
+      }
+    }
+    if (prrte) {
+      return prrte();
+    }
+    for (String o : PRRTE_ONLY.split(" ")) {
+      if (matched(o)) {
+        throw new CliError(o + ": only with --prrte", EXIT_USAGE);
       }
     }
     if (crash && !processes) {
@@ -267,6 +304,34 @@ final class DemoCommand implements Callable<Integer> {
     out.flush();
     err.flush();
     return 0;
+  }
+
+  private static final String PRRTE_ONLY = "--prrte-prefix --pmix-prefix --ssh-agent";
+  private static final String NOT_WITH_PRRTE =
+      "--processes --crash --hosts --nodes --cores --seed --speed --no-realloc --transcript"
+          + " --dvm-transcript --picture";
+
+  private boolean matched(String option) {
+    CommandLine.ParseResult r = spec.commandLine().getParseResult();
+    return r != null && r.hasMatchedOption(option);
+  }
+
+  /** {@code --prrte}: {@link PrrteDemo} (D463). */
+  private int prrte() {
+    for (String o : NOT_WITH_PRRTE.split(" ")) {
+      if (matched(o)) {
+        throw new CliError(o + ": not with --prrte (its story is fixed)", EXIT_USAGE);
+      }
+    }
+    if (stateDir != null) {
+      checkStateDir();
+    }
+    return PrrteDemo.play(
+        PrrteDemo.config(prrtePrefix, pmixPrefix, sshAgent, stateDir, Main.class.getName()),
+        json,
+        progress || System.console() != null,
+        spec.commandLine().getOut(),
+        spec.commandLine().getErr());
   }
 
   /** A picture whose directory is missing is refused before anything runs. */
