@@ -7,12 +7,14 @@ import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +26,18 @@ import org.slf4j.LoggerFactory;
 public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ShrinkAgent.class);
 
+  /**
+   * How long a shrink may wait for PRRTE to report its daemons gone, in seconds (system property
+   * {@code fluxdrm.prrte.shrink-timeout}, default 60): PRRTE reports no departure for a node whose
+   * daemon never started, and a shrink must not wait for ever.
+   */
+  public static final String TIMEOUT_PROPERTY = "fluxdrm.prrte.shrink-timeout";
+
   private final String dvmUri;
   private final String classPath;
   private final Executor executor;
+  private final List<String> command;
+  private final Duration timeout;
   private final Map<String, CompletableFuture<Integer>> pending = new ConcurrentHashMap<>();
   private CompletableFuture<String> ready;
   private Process process;
@@ -40,9 +51,22 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
    * @param executor where the answers complete (the reactor)
    */
   public ShrinkAgent(String dvmUri, String classPath, Executor executor) {
+    this(
+        dvmUri,
+        classPath,
+        executor,
+        null,
+        Duration.ofSeconds(Math.max(1, Long.getLong(TIMEOUT_PROPERTY, 60))));
+  }
+
+  /** An agent run as {@code command} (tests: a stand-in process), shrinks bounded by timeout. */
+  ShrinkAgent(
+      String dvmUri, String classPath, Executor executor, List<String> command, Duration timeout) {
     this.dvmUri = dvmUri;
     this.classPath = classPath;
     this.executor = executor;
+    this.command = command;
+    this.timeout = timeout;
   }
 
   /**
@@ -62,14 +86,16 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
   private void start(CompletableFuture<String> r) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd =
-        List.of(
-            java,
-            "--enable-native-access=ALL-UNNAMED",
-            "-D" + Libpmix.PREFIX_PROPERTY + "=" + Libpmix.prefix(),
-            "-cp",
-            classPath,
-            ShrinkAgentMain.class.getName(),
-            dvmUri);
+        command != null
+            ? command
+            : List.of(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Libpmix.prefix(),
+                "-cp",
+                classPath,
+                ShrinkAgentMain.class.getName(),
+                dvmUri);
     try {
       process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     } catch (IOException e) {
@@ -135,7 +161,24 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
     } catch (IOException | RuntimeException e) {
       pending.remove(reqId);
       f.completeExceptionally(new PmixNativeException("shrink agent: " + e.getMessage(), e));
+      return f;
     }
+    // PRRTE reports no departure of a daemon that never started: bounded, the nodes then stay held
+    CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS, executor)
+        .execute(
+            () -> {
+              if (pending.remove(reqId, f)) {
+                f.completeExceptionally(
+                    new PmixNativeException(
+                        "shrink agent: PRRTE reported no departure of "
+                            + hosts
+                            + " within "
+                            + timeout.toSeconds()
+                            + " s ("
+                            + TIMEOUT_PROPERTY
+                            + ")"));
+              }
+            });
     return f;
   }
 
