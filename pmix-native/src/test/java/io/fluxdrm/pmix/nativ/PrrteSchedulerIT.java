@@ -293,27 +293,16 @@ class PrrteSchedulerIT {
 
   /** The tool, a process of its own: its PHASE lines. */
   static List<String> tool(String... args) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String cp =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                java,
-                "--enable-native-access=ALL-UNNAMED",
-                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix(),
-                "-cp",
-                cp,
-                ToolMain.class.getName(),
-                "file:" + uriFile));
-    cmd.addAll(List.of(args));
-    String out = run(cmd);
-    System.err.println("tool " + List.of(args) + ":\n" + out);
-    return out.lines().filter(l -> l.startsWith("PHASE")).collect(Collectors.toList());
+    return toolOutput(args).lines().filter(l -> l.startsWith("PHASE")).collect(Collectors.toList());
   }
 
   /** The tool, a process of its own: its lines that name a phase ({@code ... PHASE1 ...}). */
   static List<String> toolPhases(String... args) throws Exception {
+    return toolOutput(args).lines().filter(l -> l.contains(" PHASE")).collect(Collectors.toList());
+  }
+
+  /** Runs {@link ToolMain} with {@code args} against the DVM: its whole output (also logged). */
+  private static String toolOutput(String... args) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String cp =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
@@ -330,7 +319,7 @@ class PrrteSchedulerIT {
     cmd.addAll(List.of(args));
     String out = run(cmd);
     System.err.println("tool " + List.of(args) + ":\n" + out);
-    return out.lines().filter(l -> l.contains(" PHASE")).collect(Collectors.toList());
+    return out;
   }
 
   /** The nodes with a daemon, as {@code prun --map-by ppr:1:node hostname} prints them. */
