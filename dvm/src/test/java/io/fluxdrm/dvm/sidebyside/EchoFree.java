@@ -28,42 +28,44 @@ final class EchoFree implements World {
 
   EchoFree(World w) {
     this.w = w;
-    DvmPort p = w.tool();
-    this.port =
-        new DvmPort() {
-          @Override
-          public CompletionStage<StatusInfos> allocationRequest(
-              AllocDirective directive, List<Info> infos) {
-            return p.allocationRequest(directive, infos).thenApply(a -> strip(a, infos));
-          }
+    this.port = strip(w.tool());
+  }
 
-          @Override
-          public CompletionStage<StatusInfos> sessionControl(
-              long sessionId, List<Info> directives) {
-            return p.sessionControl(sessionId, directives).thenApply(a -> strip(a, directives));
-          }
+  /** The port, its answers without the infos that echo the request. */
+  static DvmPort strip(DvmPort p) {
+    return new DvmPort() {
+      @Override
+      public CompletionStage<StatusInfos> allocationRequest(
+          AllocDirective directive, List<Info> infos) {
+        return p.allocationRequest(directive, infos).thenApply(a -> strip(a, infos));
+      }
 
-          @Override
-          public CompletionStage<SpawnResult> spawn(List<App> apps, List<Info> jobInfos) {
-            return p.spawn(apps, jobInfos);
-          }
+      @Override
+      public CompletionStage<StatusInfos> sessionControl(long sessionId, List<Info> directives) {
+        return p.sessionControl(sessionId, directives).thenApply(a -> strip(a, directives));
+      }
 
-          @Override
-          public CompletionStage<Registration> registerEvents(
-              List<Integer> codes, EventHandler handler) {
-            return p.registerEvents(codes, handler);
-          }
+      @Override
+      public CompletionStage<SpawnResult> spawn(List<App> apps, List<Info> jobInfos) {
+        return p.spawn(apps, jobInfos);
+      }
 
-          @Override
-          public CompletionStage<StatusInfos> deregisterEvents(long ref) {
-            return p.deregisterEvents(ref);
-          }
+      @Override
+      public CompletionStage<Registration> registerEvents(
+          List<Integer> codes, EventHandler handler) {
+        return p.registerEvents(codes, handler);
+      }
 
-          @Override
-          public CompletionStage<StatusInfos> disconnect() {
-            return p.disconnect();
-          }
-        };
+      @Override
+      public CompletionStage<StatusInfos> deregisterEvents(long ref) {
+        return p.deregisterEvents(ref);
+      }
+
+      @Override
+      public CompletionStage<StatusInfos> disconnect() {
+        return p.disconnect();
+      }
+    };
   }
 
   static StatusInfos strip(StatusInfos a, List<Info> request) {
@@ -90,6 +92,16 @@ final class EchoFree implements World {
   @Override
   public DvmPort tool() {
     return port;
+  }
+
+  @Override
+  public DvmPort newTool() {
+    return strip(w.newTool());
+  }
+
+  @Override
+  public DvmPort schedulerPort() {
+    return strip(w.schedulerPort());
   }
 
   @Override
@@ -125,6 +137,11 @@ final class EchoFree implements World {
   @Override
   public boolean eventually(BooleanSupplier condition) {
     return w.eventually(condition);
+  }
+
+  @Override
+  public void elapse(java.time.Duration d) {
+    w.elapse(d);
   }
 
   @Override

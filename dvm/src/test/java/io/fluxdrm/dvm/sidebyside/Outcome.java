@@ -68,6 +68,16 @@ public final class Outcome {
     return this;
   }
 
+  /**
+   * Adds the events' shapes sorted, for requests that overlap and whose events the spec orders not
+   * ("no event" when none).
+   */
+  public Outcome eventsInAnyOrder(List<Event> events) {
+    Outcome o = new Outcome().events(events);
+    o.steps.stream().sorted().forEach(steps::add);
+    return this;
+  }
+
   /** Adds where a plain {@code prun --map-by ppr:1:node} lands: the pool's nodes with a daemon. */
   public Outcome daemons(List<String> hosts) {
     return step("prun on " + String.join(",", hosts));

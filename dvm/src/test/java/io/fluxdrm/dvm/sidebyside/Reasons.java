@@ -60,6 +60,19 @@ final class Reasons {
                   + " its nodes (DVM_IS_READY); the reference passes the answer through, and the"
                   + " session exists only once the scheduler instantiates it (D360; difference 2)"),
           Map.entry(
+              "B24",
+              "this PRRTE (snapshot 52d5e4bb) predates ACTIVATE (OpenPMIx #4190, PRRTE #2721; not"
+                  + " in its OpenPMIx) and answers directive 6 NOT_SUPPORTED whatever it names; the"
+                  + " reference answers it itself (seed 001, D366): +all with no held node idle is"
+                  + " SUCCESS with nothing to start, +e and a slot count are BAD_PARAM (spec B24)"),
+          Map.entry(
+              "C34",
+              "PRRTE's TERMINATE of an INHERITANCE=NONE session returns node25 to the general pool with"
+                  + " its daemon (prun runs there), as for a default session; the reference shrinks it out (spec"
+                  + " C34: nodes handed back, shrunk, not returned to the pool). In two earlier runs, in DVMs that"
+                  + " had run other scenarios first, PRRTE instead lost node25's daemon after this TERMINATE and prun"
+                  + " failed, B10's fault (D462)"),
+          Map.entry(
               "C18",
               "PRRTE counts COMPLETE as an operation, so PAUSE+COMPLETE is two operations"
                   + " (BAD_PARAM, as C10); the reference refuses any request carrying COMPLETE"

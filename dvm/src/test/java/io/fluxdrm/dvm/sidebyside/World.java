@@ -15,12 +15,35 @@ import java.util.concurrent.CompletionStage;
  * {@link DvmPort} or what a user of the DVM sees ({@code prun}'s daemons), never the DVM's insides.
  */
 public interface World extends AutoCloseable {
-  /** The two kinds of world: the scenarios of a group share one DVM, run in order. */
+  /** The kinds of world: the scenarios of a group share one DVM, run in order. */
   enum Group {
     /** An elastic DVM without a scheduler: the master ("head") and node1 have daemons. */
     SCHEDULERLESS,
     /** An elastic DVM with an attached scheduler (ras/pmix): the master has the only daemon. */
-    SCHEDULER
+    SCHEDULER,
+    /**
+     * As {@link #SCHEDULERLESS}, a DVM of its own for the scenarios of the second pass (D462), so
+     * that what they observe does not carry the first group's state (C1's session, B15's
+     * reservation of node1).
+     */
+    FRESH,
+    /**
+     * As {@link #FRESH}, for D4 alone: after a shrink under a live job PRRTE later lost another
+     * daemon and prun hung (D462), so nothing runs after it in its DVM.
+     */
+    FRESH2,
+    /**
+     * As {@link #FRESH}, for C34 alone: after the scenarios before it PRRTE failed its grow in one
+     * run, and after its TERMINATE PRRTE lost its node's daemon in another (D462).
+     */
+    FRESH3,
+    /**
+     * As {@link #SCHEDULERLESS}, with a routing tree of radix 2 ({@code rml_base_radix 2} on PRRTE;
+     * the reference DVM has no routing tree, its world is the schedulerless one).
+     */
+    RADIX2,
+    /** As {@link #SCHEDULERLESS}, elastic mode off ({@code prte_elastic_mode} 0). */
+    ELASTIC_OFF
   }
 
   /** The master's host; outcomes write it as {@code head}. */
@@ -28,6 +51,22 @@ public interface World extends AutoCloseable {
 
   /** The tool's port (a tool connected to the master, registered for the two-phase events). */
   DvmPort tool();
+
+  /**
+   * Another tool, connected now, of the same user as {@link #tool()} (a process of its own on
+   * PRRTE), not registered for events: for scenarios where a requester leaves ({@link
+   * DvmPort#disconnect()}, {@code PMIx_tool_finalize}).
+   *
+   * @return its port
+   */
+  DvmPort newTool();
+
+  /**
+   * The scheduler's way down to the DVM (a scheduler world only): its own session controls.
+   *
+   * @return its port
+   */
+  DvmPort schedulerPort();
 
   /** The tool's process name, to tell it as requester. */
   PmixProc toolProc();
@@ -68,12 +107,22 @@ public interface World extends AutoCloseable {
 
   /**
    * Waits until a condition on the DVM holds, re-checking it as the world can (the reference runs
-   * its loop; PRRTE re-asks within a bound): for "after the jobs ended".
+   * its loop and moves its clock on by a second between checks; PRRTE re-asks every second), at
+   * most 30 times: for "after the jobs ended", "once the session's time ran out".
    *
    * @param condition re-evaluated until true
    * @return whether it held within the world's bound
    */
   boolean eventually(java.util.function.BooleanSupplier condition);
+
+  /**
+   * Lets {@code d} pass with nothing asked: the reference DVM moves its clock on (its timers fire),
+   * PRRTE is waited for. Only for a scenario that must see that something did not happen within a
+   * time (a bounded wait for an absence, D451, D462) or that a DVM's own timer fired.
+   *
+   * @param d how long
+   */
+  void elapse(java.time.Duration d);
 
   /** Stops the DVM (and what the world started for it). */
   @Override

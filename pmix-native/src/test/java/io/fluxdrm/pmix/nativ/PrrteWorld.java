@@ -27,7 +27,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * PRRTE as a side-by-side {@link World}: {@code prte} elastic over fakessh nodes (the head and
- * node1 from its hostfile; with a scheduler, {@code ras/pmix} and this JVM as its PMIx scheduler,
+ * node1 from its hostfile; at radix 2, {@code rml_base_radix 2}; elastic mode off, without {@code
+ * prte_elastic_mode}; with a scheduler, {@code ras/pmix} and this JVM as its PMIx scheduler,
  * started first, whose upcalls go to the scenario's script), and a tool, {@link ToolServerMain}, as
  * a process of its own behind a {@link RemoteToolPort}. The daemons are what {@code prun --map-by
  * ppr:1:node hostname} prints.
@@ -49,6 +50,7 @@ final class PrrteWorld implements World {
   private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
   private final Map<String, String> memo = new HashMap<>();
   private final ExecutorService reactor = Executors.newSingleThreadExecutor();
+  private final List<Process> others = new java.util.concurrent.CopyOnWriteArrayList<>();
   private PmixScheduler scheduler;
   private volatile SchedulerUpcalls script;
 
@@ -64,10 +66,13 @@ final class PrrteWorld implements World {
                 prrte.resolve("bin/prte").toString(),
                 "--prtemca",
                 "plm_ssh_agent",
-                fakessh.toString(),
-                "--prtemca",
-                "prte_elastic_mode",
-                "1"));
+                fakessh.toString()));
+    if (group != Group.ELASTIC_OFF) {
+      cmd.addAll(List.of("--prtemca", "prte_elastic_mode", "1"));
+    }
+    if (group == Group.RADIX2) {
+      cmd.addAll(List.of("--prtemca", "rml_base_radix", "2"));
+    }
     if (group == Group.SCHEDULER) {
       Files.writeString(
           hosts, head + " slots=2\nnode4 slots=2\nnode5 slots=2\n", StandardCharsets.UTF_8);
@@ -105,6 +110,13 @@ final class PrrteWorld implements World {
     prte = pb.start();
     Peer.awaitDvmReady(prte, WAIT);
 
+    toolProcess = startTool();
+    tool = new RemoteToolPort(toolProcess, events::add);
+    toolProc = tool.self().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  /** A {@link ToolServerMain} process connected to this DVM. */
+  private Process startTool() throws java.io.IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String cp =
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
@@ -121,9 +133,28 @@ final class PrrteWorld implements World {
             .directory(dir.toFile())
             .redirectError(ProcessBuilder.Redirect.INHERIT);
     Peer.prrteEnv(tb);
-    toolProcess = tb.start();
-    tool = new RemoteToolPort(toolProcess, events::add);
-    toolProc = tool.self().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    Process p = tb.start();
+    others.add(p);
+    return p;
+  }
+
+  @Override
+  public DvmPort schedulerPort() {
+    if (scheduler == null) {
+      throw new IllegalStateException("no scheduler in this world");
+    }
+    return scheduler.port();
+  }
+
+  @Override
+  public DvmPort newTool() {
+    try {
+      RemoteToolPort t = new RemoteToolPort(startTool(), e -> {});
+      t.self().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      return t;
+    } catch (Exception e) {
+      throw new IllegalStateException("another tool: " + e, e);
+    }
   }
 
   /** Before a scenario sets its script: refuses everything. */
@@ -256,12 +287,23 @@ final class PrrteWorld implements World {
   }
 
   @Override
+  public void elapse(Duration d) {
+    // a bounded wait for what must not happen within d (D451, D462): nothing to wait on
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
   public void close() {
     try {
       tool.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       toolProcess.destroyForcibly();
     }
+    others.stream().filter(Process::isAlive).forEach(p -> Peer.killTree(p.toHandle()));
     // what prte started (its daemons, through fakessh) is killed with it if it does not end
     List<ProcessHandle> started = prte.descendants().toList();
     try {
