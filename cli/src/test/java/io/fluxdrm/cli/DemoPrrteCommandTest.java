@@ -26,14 +26,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 class DemoPrrteCommandTest {
   @TempDir Path dir;
 
-  /** A provider that {@link PrrteStory#missing} finds through a service file in a test loader. */
+  /**
+   * A provider that {@link PrrteStory#missing} finds through a service file in a test loader. Its
+   * checks only ask whether a provider is there and never connect, so a call to {@link #connect}
+   * fails the test.
+   */
   public static final class FakeProvider implements PmixToolProvider {
     /** For {@link java.util.ServiceLoader}. */
     public FakeProvider() {}
 
     @Override
     public DvmPort connect(String dvmUri, Duration timeout, Executor executor) {
-      throw new UnsupportedOperationException("not in this test");
+      throw new AssertionError("PrrteStory.missing() connected to " + dvmUri + ": it must not");
     }
   }
 

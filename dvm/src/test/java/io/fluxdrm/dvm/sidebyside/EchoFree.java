@@ -1,14 +1,11 @@
 package io.fluxdrm.dvm.sidebyside;
 
 import io.fluxdrm.pmix.AllocDirective;
-import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.Event;
-import io.fluxdrm.pmix.port.Registration;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
-import io.fluxdrm.pmix.port.SpawnResult;
 import io.fluxdrm.pmix.port.StatusInfos;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +30,7 @@ final class EchoFree implements World {
 
   /** The port, its answers without the infos that echo the request. */
   static DvmPort strip(DvmPort p) {
-    return new DvmPort() {
+    return new ForwardingPort(p) {
       @Override
       public CompletionStage<StatusInfos> allocationRequest(
           AllocDirective directive, List<Info> infos) {
@@ -43,27 +40,6 @@ final class EchoFree implements World {
       @Override
       public CompletionStage<StatusInfos> sessionControl(long sessionId, List<Info> directives) {
         return p.sessionControl(sessionId, directives).thenApply(a -> strip(a, directives));
-      }
-
-      @Override
-      public CompletionStage<SpawnResult> spawn(List<App> apps, List<Info> jobInfos) {
-        return p.spawn(apps, jobInfos);
-      }
-
-      @Override
-      public CompletionStage<Registration> registerEvents(
-          List<Integer> codes, EventHandler handler) {
-        return p.registerEvents(codes, handler);
-      }
-
-      @Override
-      public CompletionStage<StatusInfos> deregisterEvents(long ref) {
-        return p.deregisterEvents(ref);
-      }
-
-      @Override
-      public CompletionStage<StatusInfos> disconnect() {
-        return p.disconnect();
       }
     };
   }

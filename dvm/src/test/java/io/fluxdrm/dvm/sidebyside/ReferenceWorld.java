@@ -14,7 +14,6 @@ import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.Event;
-import io.fluxdrm.pmix.port.Registration;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.SpawnResult;
 import io.fluxdrm.pmix.port.StatusInfos;
@@ -93,13 +92,7 @@ public final class ReferenceWorld implements World {
 
   /** The port, its spawned jobs ending as their programs would. */
   private DvmPort ending(DvmPort p) {
-    return new DvmPort() {
-      @Override
-      public CompletionStage<StatusInfos> allocationRequest(
-          AllocDirective directive, List<Info> infos) {
-        return p.allocationRequest(directive, infos);
-      }
-
+    return new ForwardingPort(p) {
       @Override
       public CompletionStage<StatusInfos> sessionControl(long sessionId, List<Info> directives) {
         return p.sessionControl(sessionId, directives)
@@ -125,22 +118,6 @@ public final class ReferenceWorld implements World {
                   r.nspace().ifPresent(ns -> ends(ns, apps));
                   return r;
                 });
-      }
-
-      @Override
-      public CompletionStage<Registration> registerEvents(
-          List<Integer> codes, EventHandler handler) {
-        return p.registerEvents(codes, handler);
-      }
-
-      @Override
-      public CompletionStage<StatusInfos> deregisterEvents(long ref) {
-        return p.deregisterEvents(ref);
-      }
-
-      @Override
-      public CompletionStage<StatusInfos> disconnect() {
-        return p.disconnect();
       }
     };
   }

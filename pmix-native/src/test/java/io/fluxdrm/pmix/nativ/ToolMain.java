@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
@@ -38,24 +39,19 @@ public final class ToolMain {
    */
   static void loop(String uri, int n, String host) throws Exception {
     var exec = Executors.newSingleThreadExecutor();
-    PmixTool.Connected c =
-        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
-            .toCompletableFuture()
-            .get(60, TimeUnit.SECONDS);
+    PmixTool.Connected c = connect(uri, exec);
     DvmPort port = c.port();
     java.util.Map<String, CompletableFuture<Event>> phase2 =
         new java.util.concurrent.ConcurrentHashMap<>();
-    port.registerEvents(
-            List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
-            e ->
-                e.infos().stream()
-                    .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID))
-                    .map(Info::stringValue)
-                    .findFirst()
-                    .ifPresent(
-                        r -> phase2.computeIfAbsent(r, k -> new CompletableFuture<>()).complete(e)))
-        .toCompletableFuture()
-        .get(30, TimeUnit.SECONDS);
+    register(
+        port,
+        e ->
+            e.infos().stream()
+                .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID))
+                .map(Info::stringValue)
+                .findFirst()
+                .ifPresent(
+                    r -> phase2.computeIfAbsent(r, k -> new CompletableFuture<>()).complete(e)));
     for (int i = 1; i <= n; i++) {
       String g = "loop-grow-" + i;
       CompletableFuture<Event> ev = phase2.computeIfAbsent(g, k -> new CompletableFuture<>());
@@ -82,9 +78,7 @@ public final class ToolMain {
     }
     System.out.println("LOOP " + n);
     System.out.flush();
-    port.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    exec.shutdown();
-    System.exit(0);
+    end(port, exec);
   }
 
   /**
@@ -97,20 +91,13 @@ public final class ToolMain {
    */
   static void extendAfterNew(String uri, String host1, String host2) throws Exception {
     var exec = Executors.newSingleThreadExecutor();
-    PmixTool.Connected c =
-        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
-            .toCompletableFuture()
-            .get(60, TimeUnit.SECONDS);
+    PmixTool.Connected c = connect(uri, exec);
     DvmPort port = c.port();
     java.util.concurrent.LinkedBlockingQueue<Arrived> events =
         new java.util.concurrent.LinkedBlockingQueue<>();
     java.util.concurrent.atomic.AtomicBoolean answered =
         new java.util.concurrent.atomic.AtomicBoolean();
-    port.registerEvents(
-            List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
-            e -> events.add(new Arrived(e, answered.get())))
-        .toCompletableFuture()
-        .get(30, TimeUnit.SECONDS);
+    register(port, e -> events.add(new Arrived(e, answered.get())));
     StatusInfos grow =
         twoPhases(
             port,
@@ -134,9 +121,7 @@ public final class ToolMain {
               Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, host2 + ":2"),
               Info.of(PmixKey.PMIX_ALLOC_REQ_ID, "ext-extend")));
     }
-    port.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    exec.shutdown();
-    System.exit(0);
+    end(port, exec);
   }
 
   /** An event and whether the answer to the request in flight had come before it. */
@@ -202,10 +187,7 @@ public final class ToolMain {
   /** {@code ToolMain URI SESSION ID PAUSE|RESUME|TERMINATE}: prints {@code PHASE1 STATUS INFOS}. */
   static void session(String uri, long id, String directive) throws Exception {
     var exec = Executors.newSingleThreadExecutor();
-    PmixTool.Connected c =
-        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
-            .toCompletableFuture()
-            .get(60, TimeUnit.SECONDS);
+    PmixTool.Connected c = connect(uri, exec);
     String key =
         switch (directive) {
           case "PAUSE" -> PmixKey.PMIX_SESSION_PAUSE;
@@ -220,7 +202,28 @@ public final class ToolMain {
             .get(120, TimeUnit.SECONDS);
     System.out.println("PHASE1 " + r.status() + " " + r.infos());
     System.out.flush();
-    c.port().disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    end(c.port(), exec);
+  }
+
+  /** Connects this process to the DVM as a tool. */
+  private static PmixTool.Connected connect(String uri, ExecutorService exec) throws Exception {
+    return PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
+        .toCompletableFuture()
+        .get(60, TimeUnit.SECONDS);
+  }
+
+  /** Registers {@code handler} for the two second-phase events, PMIX_DVM_IS_READY and _MOD. */
+  private static void register(DvmPort port, DvmPort.EventHandler handler) throws Exception {
+    port.registerEvents(
+            List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
+            handler)
+        .toCompletableFuture()
+        .get(30, TimeUnit.SECONDS);
+  }
+
+  /** Leaves the DVM and ends this process with status 0. */
+  private static void end(DvmPort port, ExecutorService exec) throws Exception {
+    port.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
     exec.shutdown();
     System.exit(0);
   }
@@ -266,10 +269,7 @@ public final class ToolMain {
       }
     }
     var exec = Executors.newSingleThreadExecutor();
-    PmixTool.Connected c =
-        PmixTool.connect(uri, Optional.empty(), Duration.ofSeconds(20), exec)
-            .toCompletableFuture()
-            .get(60, TimeUnit.SECONDS);
+    PmixTool.Connected c = connect(uri, exec);
     DvmPort port = c.port();
     CompletableFuture<Event> phase2 = new CompletableFuture<>();
     // the order of arrival: an event that comes before the answer is printed as such, so that a
@@ -278,14 +278,12 @@ public final class ToolMain {
         new java.util.concurrent.atomic.AtomicBoolean();
     java.util.concurrent.atomic.AtomicBoolean early =
         new java.util.concurrent.atomic.AtomicBoolean();
-    port.registerEvents(
-            List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
-            e -> {
-              early.compareAndSet(false, !answered.get());
-              phase2.complete(e);
-            })
-        .toCompletableFuture()
-        .get(30, TimeUnit.SECONDS);
+    register(
+        port,
+        e -> {
+          early.compareAndSet(false, !answered.get());
+          phase2.complete(e);
+        });
     System.out.println("TOOL " + c.self().nspace() + "." + c.self().rank());
     StatusInfos r =
         port.allocationRequest(d, infos)
@@ -304,8 +302,6 @@ public final class ToolMain {
       }
     }
     System.out.flush();
-    port.disconnect().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    exec.shutdown();
-    System.exit(0);
+    end(port, exec);
   }
 }
