@@ -124,6 +124,76 @@ final class MoreScenarios {
         .daemons(w.daemons());
   }
 
+  /**
+   * B21: a reservation with {@code PMIX_ALLOC_INHERITANCE=NONE} whose owner (tool 2) ends is handed
+   * back: its node's daemon is shrunk out, not put into the pool. Seen from outside: node30 does
+   * not join the pool (a bounded wait for an absence, where B20 sees the join), and a later NEW of
+   * node30 starts a daemon there again (the reference's PMIX_DVM_IS_READY, which it sends for no
+   * NEW that starts none, B15). PRRTE's outcome varies between runs (D465).
+   */
+  static Outcome b21(World w) {
+    DvmPort t2 = w.newTool();
+    Outcome o = new Outcome();
+    StatusInfos a =
+        w.await(
+            t2.allocationRequest(
+                AllocDirective.NEW,
+                List.of(
+                    nodeList("node30:2"),
+                    req("b21"),
+                    Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, AllocInheritance.NONE))));
+    // no prun here: while node30's daemon was starting, PRRTE's prun hung in 3 runs of 4 (D465)
+    o.answer("tool 2: NEW node30:2 INHERITANCE=NONE", a);
+    w.await(t2.disconnect());
+    w.elapse(Duration.ofSeconds(5));
+    o.step("tool 2 finalized").daemons(w.daemons());
+    return regrow(w, o, "node30:2", "b21b");
+  }
+
+  /**
+   * B22: with {@code PMIX_ALLOC_INHERITANCE=CHILD} the reservation outlives its owner (tool 2)
+   * while a job tool 2 spawned into it runs (a NEW of node31 by tool 1 is refused meanwhile), and
+   * is handed back once that job ended: node31's daemon is shrunk out, and a later NEW starts one
+   * again.
+   */
+  static Outcome b22(World w) {
+    DvmPort t2 = w.newTool();
+    Outcome o = new Outcome();
+    StatusInfos a =
+        w.await(
+            t2.allocationRequest(
+                AllocDirective.NEW,
+                List.of(
+                    nodeList("node31:2"),
+                    req("b22"),
+                    Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, AllocInheritance.CHILD))));
+    o.answer("tool 2: NEW node31:2 INHERITANCE=CHILD", a);
+    Optional<String> id = value(a, PmixKey.PMIX_ALLOC_ID);
+    if (id.isEmpty()) {
+      return o.step("no ALLOC_ID");
+    }
+    o.spawn(
+        "tool 2: spawn 1×sleep 8 target=b22's id",
+        w.await(t2.spawn(sleep(1, 8), List.of(Info.of(PmixKey.PMIX_SPAWN_TARGET, id.get())))));
+    w.await(t2.disconnect());
+    o.step("tool 2 finalized, its job running");
+    StatusInfos busy =
+        w.await(w.tool().allocationRequest(AllocDirective.NEW, List.of(nodeList("node31:2"))));
+    o.answer("NEW node31:2", busy).events(w.events(ok(busy)));
+    // the job's sleep ends within these 12 s, and a hand-back's shrink with it
+    w.elapse(Duration.ofSeconds(12));
+    o.step("its job ended").daemons(w.daemons());
+    return regrow(w, o, "node31:2", "b22b");
+  }
+
+  /**
+   * A NEW of {@code hosts} by tool 1, and the events it brings: a grow if the node had no daemon.
+   */
+  private static Outcome regrow(World w, Outcome o, String hosts, String reqId) {
+    StatusInfos a = w.await(grow(w, hosts, reqId));
+    return o.answer("NEW " + hosts, a).events(w.events(ok(a))).daemons(w.daemons());
+  }
+
   // --- C
 
   static Outcome c33(World w) {

@@ -21,6 +21,33 @@ final class Reasons {
           + " fails with PMIX_ERR_JOB_FAILED_TO_LAUNCH: a PRRTE fault (spec B10: the daemons are"
           + " shrunk out); shrinks by node list (B11, D3, D5) leave prun working";
 
+  /**
+   * Scenarios whose outcome on PRRTE varied from run to run (D465): the table shows what was seen
+   * in the runs that were made, not one run's outcome, so that it stays the same from run to run.
+   */
+  static final Map<String, String> VARIES =
+      Map.of(
+          "B21",
+          "PRRTE's outcome varied between runs, and none was the reference's (spec B21: the"
+              + " nodes are handed back, their daemons shrunk). 5 s after tool 2 finalized, node30"
+              + " was back in the general pool with its daemon (prun ran there, as for a default"
+              + " reservation) in most runs, and prun failed with PMIX_ERR_JOB_FAILED_TO_LAUNCH in"
+              + " the others; a prun right after the NEW (an earlier form) hung in most runs."
+              + " PRRTE's code tears a NONE reservation down by sending the shrink command without"
+              + " the shrink campaign a RELEASE opens (prte_ras_base_teardown_reservation), so"
+              + " nothing tracks the daemon's departure. A later NEW of node30 always succeeded"
+              + " with PMIX_DVM_IS_READY, and prun ran on head,node1 again. Counts of the runs:"
+              + " D465",
+          "B22",
+          "PRRTE's outcome varied between runs, and none was the reference's (spec B22: the"
+              + " reservation is kept until the last descendant ends, then shrunk). In some runs"
+              + " PRRTE granted tool 1's NEW of node31 as soon as tool 2 finalized, while the job"
+              + " tool 2 had spawned into the CHILD reservation was still running (its sleep"
+              + " process was seen): it did not hold the reservation for the owner's descendant;"
+              + " the reference refuses (RESOURCE_BUSY) until the job ended. In the others a"
+              + " request after tool 2 finalized got no answer within 120 s. Counts of the runs:"
+              + " D465");
+
   static final Map<String, String> WHY =
       Map.ofEntries(
           Map.entry(
@@ -71,7 +98,8 @@ final class Reasons {
                   + " its daemon (prun runs there), as for a default session; the reference shrinks it out (spec"
                   + " C34: nodes handed back, shrunk, not returned to the pool). In two earlier runs, in DVMs that"
                   + " had run other scenarios first, PRRTE instead lost node25's daemon after this TERMINATE and prun"
-                  + " failed, B10's fault (D462)"),
+                  + " failed, B10's fault (D462). prun runs right after the TERMINATE; with a 5 s wait"
+                  + " first, one run found node25 out of the pool, as the reference (D465)"),
           Map.entry(
               "C18",
               "PRRTE counts COMPLETE as an operation, so PAUSE+COMPLETE is two operations"

@@ -239,6 +239,19 @@ public final class Scenarios {
     run(s, "B24", "ACTIVATE +all, +e, node1:4", F, MoreScenarios::b24);
     run(s, "B20", "owner tool 2 of node27 exits, default inheritance", F, MoreScenarios::b20);
     run(s, "C33", "tool 2 instantiates 4250, 4251 (SEP=false), exits", F, MoreScenarios::c33);
+    // each in a DVM of its own: after C33 PRRTE accepted no new tool (D465)
+    run(
+        s,
+        "B21",
+        "inheritance NONE, owner tool 2 of node30 ends",
+        World.Group.FRESH4,
+        MoreScenarios::b21);
+    run(
+        s,
+        "B22",
+        "inheritance CHILD, owner tool 2 of node31 ends with a job",
+        World.Group.FRESH5,
+        MoreScenarios::b22);
     // alone in a DVM of its own: PRRTE may not recover from it (D462)
     run(
         s,
@@ -267,8 +280,6 @@ public final class Scenarios {
     String app = "needs an application process as requester: the port's requester here is a tool";
     cannot(s, "B5", "app process: NEW with ALLOC_TARGET", L, app);
     cannot(s, "B8", "app process J2: EXTEND J1's allocation", L, app);
-    notYet(s, "B21", "inheritance NONE, owner ends", L);
-    notYet(s, "B22", "inheritance CHILD, owner ends with a child", L);
     cannot(
         s,
         "B23",
@@ -325,10 +336,6 @@ public final class Scenarios {
 
   private static void cannot(List<Scenario> s, String id, String title, World.Group g, String why) {
     s.add(new Scenario(id, title, g, Optional.empty(), Optional.of(why)));
-  }
-
-  private static void notYet(List<Scenario> s, String id, String title, World.Group g) {
-    s.add(new Scenario(id, title, g, Optional.empty(), Optional.empty()));
   }
 
   // --- helpers

@@ -38,6 +38,7 @@ public final class SideBySide {
       List<Scenario> of =
           Scenarios.all().stream()
               .filter(s -> s.group() == g && s.body().isPresent() && s.cannotRun().isEmpty())
+              .filter(s -> only().isEmpty() || only().contains(s.id()))
               .toList();
       if (of.isEmpty()) {
         continue;
@@ -63,6 +64,18 @@ public final class SideBySide {
     return out;
   }
 
+  /**
+   * The scenarios to run when only some are wanted (while one is being written): the ids in the
+   * system property {@code fluxdrm.sidebyside.only}, comma-separated; empty for all. A partial run
+   * writes no document.
+   *
+   * @return the ids
+   */
+  public static java.util.Set<String> only() {
+    String v = System.getProperty("fluxdrm.sidebyside.only", "").strip();
+    return v.isEmpty() ? java.util.Set.of() : java.util.Set.of(v.split("\\s*,\\s*"));
+  }
+
   /** One row. */
   public record Row(
       String id, String title, String reference, String prrte, String verdict, String reason) {}
@@ -82,6 +95,17 @@ public final class SideBySide {
         rows.add(new Row(s.id(), s.title(), ref, "—", "cannot run", s.cannotRun().get()));
       } else if (s.body().isEmpty()) {
         rows.add(new Row(s.id(), s.title(), "—", "—", "not run yet", "not written yet"));
+      } else if (Reasons.VARIES.containsKey(s.id())
+          && prrte.isPresent()
+          && prrte.get().containsKey(s.id())) {
+        rows.add(
+            new Row(
+                s.id(),
+                s.title(),
+                ref,
+                "varies between runs",
+                "differ",
+                Reasons.VARIES.get(s.id())));
       } else if (prrte.isEmpty() || !prrte.get().containsKey(s.id())) {
         rows.add(new Row(s.id(), s.title(), ref, "—", "not run yet", "PRRTE did not run"));
       } else {

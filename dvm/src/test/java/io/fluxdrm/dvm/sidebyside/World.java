@@ -38,6 +38,14 @@ public interface World extends AutoCloseable {
      */
     FRESH3,
     /**
+     * As {@link #FRESH}, for B21 alone (an owner that ends with NONE inheritance): after C33, the
+     * last of {@link #FRESH}, PRRTE no longer accepted a new tool (PMIX_ERR_UNREACH), so that it
+     * carries no other scenario's aftermath (D465).
+     */
+    FRESH4,
+    /** As {@link #FRESH4}, for B22 alone (an owner that ends with CHILD inheritance). */
+    FRESH5,
+    /**
      * As {@link #SCHEDULERLESS}, with a routing tree of radix 2 ({@code rml_base_radix 2} on PRRTE;
      * the reference DVM has no routing tree, its world is the schedulerless one).
      */

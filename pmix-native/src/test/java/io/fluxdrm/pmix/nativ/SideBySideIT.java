@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the group that has one, the tool a process of its own), through the same port. The table goes to
  * {@code target/side-by-side.md}; with {@code -Dfluxdrm.sidebyside.write=true} also into
  * docs/dvm.md between its markers, otherwise the test fails when docs/dvm.md's table is not the one
- * produced.
+ * produced. With {@code -Dfluxdrm.sidebyside.only=B21,B22} only those scenarios run, and the table
+ * is printed, not checked.
  */
 class SideBySideIT {
   @TempDir static Path dir;
@@ -44,6 +45,10 @@ class SideBySideIT {
     Files.writeString(target, table, StandardCharsets.UTF_8);
     System.err.println(table);
 
+    if (!SideBySide.only().isEmpty()) {
+      // a partial run (fluxdrm.sidebyside.only) is for writing a scenario: it checks no document
+      return;
+    }
     Path doc = Path.of(System.getProperty("fluxdrm.docs.dir", "../docs")).resolve("dvm.md");
     String text = SideBySide.read(doc);
     if (Boolean.getBoolean("fluxdrm.sidebyside.write")) {
