@@ -35,8 +35,9 @@ public final class ToolMain {
   /**
    * {@code ToolMain URI LOOP N HOST}: N times, grows the DVM by HOST ({@code NEW} of {@code
    * HOST:2}) and waits for its phase two, then releases it; prints {@code CYCLE I STATUS STATUS
-   * STATUS} (grow, its event, release) per cycle and {@code LOOP N} at the end. One connection, one
-   * event registration, events matched by request id.
+   * STATUS} (grow, its event, release) per cycle, {@code RSS KB} (its resident set) after cycle 20
+   * and after the last, and {@code LOOP N} at the end. One connection, one event registration,
+   * events matched by request id.
    */
   static void loop(String uri, int n, String host) throws Exception {
     var exec = Executors.newSingleThreadExecutor();
@@ -75,6 +76,13 @@ public final class ToolMain {
               .toCompletableFuture()
               .get(120, TimeUnit.SECONDS);
       System.out.println("CYCLE " + i + " " + grow.status() + " " + event + " " + rel.status());
+      // after cycle 20 and after the last: two lines, the same cycle when N <= 20
+      for (int at : new int[] {Math.min(20, n), n}) {
+        if (i == at) {
+          System.gc();
+          System.out.println("RSS " + PrrteSchedulerIT.rssKb());
+        }
+      }
       System.out.flush();
     }
     System.out.println("LOOP " + n);
