@@ -76,6 +76,23 @@ public final class SideBySide {
     return v.isEmpty() ? java.util.Set.of() : java.util.Set.of(v.split("\\s*,\\s*"));
   }
 
+  /**
+   * The scenarios whose row says PRRTE's outcome varies between runs and differs from the
+   * reference's ({@code Reasons.VARIES}, D465) but whose PRRTE outcome of this run is the
+   * reference's: such a row no longer says what PRRTE does.
+   *
+   * @param reference the reference DVM's outcomes
+   * @param prrte PRRTE's
+   * @return their ids
+   */
+  public static List<String> variesButAgrees(
+      Map<String, String> reference, Map<String, String> prrte) {
+    return Reasons.VARIES.keySet().stream()
+        .filter(id -> prrte.containsKey(id) && prrte.get(id).equals(reference.get(id)))
+        .sorted()
+        .toList();
+  }
+
   /** One row. */
   public record Row(
       String id, String title, String reference, String prrte, String verdict, String reason) {}

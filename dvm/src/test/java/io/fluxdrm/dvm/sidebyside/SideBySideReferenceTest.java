@@ -29,6 +29,16 @@ class SideBySideReferenceTest {
   }
 
   @Test
+  void aVaryingRowWhosePrrteOutcomeIsTheReferences_isFound() {
+    Map<String, String> ref = Map.of("B21", "a", "B22", "b", "B1", "c");
+    assertThat(SideBySide.variesButAgrees(ref, Map.of("B21", "x", "B22", "y", "B1", "c")))
+        .isEmpty();
+    assertThat(SideBySide.variesButAgrees(ref, Map.of("B21", "a", "B22", "y")))
+        .containsExactly("B21");
+    assertThat(SideBySide.variesButAgrees(ref, ref)).containsExactly("B21", "B22");
+  }
+
+  @Test
   void everyScenarioRunsAgainstTheReferenceDvm_withoutError() {
     Map<String, String> ref = SideBySide.run(ReferenceWorld::new);
     assertThat(ref.values()).noneMatch(o -> o.startsWith("error:"));
