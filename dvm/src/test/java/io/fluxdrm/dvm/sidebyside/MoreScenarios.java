@@ -134,16 +134,8 @@ final class MoreScenarios {
   static Outcome b21(World w) {
     DvmPort t2 = w.newTool();
     Outcome o = new Outcome();
-    StatusInfos a =
-        w.await(
-            t2.allocationRequest(
-                AllocDirective.NEW,
-                List.of(
-                    nodeList("node30:2"),
-                    req("b21"),
-                    Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, AllocInheritance.NONE))));
     // no prun here: while node30's daemon was starting, PRRTE's prun hung in 3 runs of 4 (D465)
-    o.answer("tool 2: NEW node30:2 INHERITANCE=NONE", a);
+    reserve(w, t2, o, "node30:2", "b21", AllocInheritance.NONE);
     w.await(t2.disconnect());
     w.elapse(Duration.ofSeconds(5));
     o.step("tool 2 finalized").daemons(w.daemons());
@@ -159,15 +151,7 @@ final class MoreScenarios {
   static Outcome b22(World w) {
     DvmPort t2 = w.newTool();
     Outcome o = new Outcome();
-    StatusInfos a =
-        w.await(
-            t2.allocationRequest(
-                AllocDirective.NEW,
-                List.of(
-                    nodeList("node31:2"),
-                    req("b22"),
-                    Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, AllocInheritance.CHILD))));
-    o.answer("tool 2: NEW node31:2 INHERITANCE=CHILD", a);
+    StatusInfos a = reserve(w, t2, o, "node31:2", "b22", AllocInheritance.CHILD);
     Optional<String> id = value(a, PmixKey.PMIX_ALLOC_ID);
     if (id.isEmpty()) {
       return o.step("no ALLOC_ID");
@@ -184,6 +168,21 @@ final class MoreScenarios {
     w.elapse(Duration.ofSeconds(12));
     o.step("its job ended").daemons(w.daemons());
     return regrow(w, o, "node31:2", "b22b");
+  }
+
+  /** Tool 2's NEW of {@code hosts} with an inheritance, its answer recorded in {@code o}. */
+  private static StatusInfos reserve(
+      World w, DvmPort t2, Outcome o, String hosts, String reqId, AllocInheritance inheritance) {
+    StatusInfos a =
+        w.await(
+            t2.allocationRequest(
+                AllocDirective.NEW,
+                List.of(
+                    nodeList(hosts),
+                    req(reqId),
+                    Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, inheritance))));
+    o.answer("tool 2: NEW " + hosts + " INHERITANCE=" + inheritance.name(), a);
+    return a;
   }
 
   /**

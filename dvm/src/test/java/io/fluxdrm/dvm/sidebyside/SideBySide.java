@@ -34,11 +34,12 @@ public final class SideBySide {
    */
   public static Map<String, String> run(Function<World.Group, World> worlds) {
     Map<String, String> out = new LinkedHashMap<>();
+    java.util.Set<String> only = only();
     for (World.Group g : World.Group.values()) {
       List<Scenario> of =
           Scenarios.all().stream()
               .filter(s -> s.group() == g && s.body().isPresent() && s.cannotRun().isEmpty())
-              .filter(s -> only().isEmpty() || only().contains(s.id()))
+              .filter(s -> only.isEmpty() || only.contains(s.id()))
               .toList();
       if (of.isEmpty()) {
         continue;

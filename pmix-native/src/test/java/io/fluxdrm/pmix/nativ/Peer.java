@@ -22,6 +22,21 @@ import java.util.concurrent.TimeUnit;
 final class Peer {
   private Peer() {}
 
+  /** This JVM's resident set, in kB ({@code VmRSS} of {@code /proc/self/status}). */
+  static long rssKb() throws Exception {
+    return rssKb("self");
+  }
+
+  /** A process's resident set, in kB ({@code VmRSS} of {@code /proc/PID/status}). */
+  static long rssKb(String pid) throws Exception {
+    for (String l : Files.readAllLines(Path.of("/proc", pid, "status"))) {
+      if (l.startsWith("VmRSS:")) {
+        return Long.parseLong(l.replaceAll("[^0-9]", ""));
+      }
+    }
+    throw new IllegalStateException("no VmRSS");
+  }
+
   static Path pmixPrefix() {
     return Libpmix.prefix();
   }

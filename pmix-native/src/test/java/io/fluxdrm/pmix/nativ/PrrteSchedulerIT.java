@@ -517,21 +517,6 @@ class PrrteSchedulerIT {
     assertThat(daemons()).containsExactly(head);
   }
 
-  /** This JVM's resident set, in kB ({@code VmRSS} of {@code /proc/self/status}). */
-  static long rssKb() throws Exception {
-    return rssKb("self");
-  }
-
-  /** A process's resident set, in kB ({@code VmRSS} of {@code /proc/PID/status}). */
-  static long rssKb(String pid) throws Exception {
-    for (String l : Files.readAllLines(Path.of("/proc", pid, "status"))) {
-      if (l.startsWith("VmRSS:")) {
-        return Long.parseLong(l.replaceAll("[^0-9]", ""));
-      }
-    }
-    throw new IllegalStateException("no VmRSS");
-  }
-
   /**
    * Issue 16: memory handed to libpmix is released exactly once. A tool grows and shrinks the DVM
    * {@code fluxdrm.prrte.cycles} times (default 200) through this scheduler; every cycle succeeds,
@@ -580,8 +565,8 @@ class PrrteSchedulerIT {
               .isEqualTo("CYCLE " + seen + " PMIX_SUCCESS -195 PMIX_SUCCESS");
           if (seen == Math.min(20, cycles)) {
             System.gc();
-            warm = rssKb();
-            prteWarm = rssKb(Long.toString(prte.pid()));
+            warm = Peer.rssKb();
+            prteWarm = Peer.rssKb(Long.toString(prte.pid()));
           }
         } else if (line.startsWith("RSS ")) {
           toolRss.add(Long.parseLong(line.substring(4).strip()));
@@ -591,8 +576,8 @@ class PrrteSchedulerIT {
     assertThat(p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
     assertThat(seen).isEqualTo(cycles);
     System.gc();
-    long end = rssKb();
-    long prteEnd = rssKb(Long.toString(prte.pid()));
+    long end = Peer.rssKb();
+    long prteEnd = Peer.rssKb(Long.toString(prte.pid()));
     System.err.printf(
         "RSS of the scheduler's JVM: %d kB after %d cycles, %d kB after %d%n",
         warm, Math.min(20, cycles), end, cycles);

@@ -80,7 +80,7 @@ public final class ToolMain {
       for (int at : new int[] {Math.min(20, n), n}) {
         if (i == at) {
           System.gc();
-          System.out.println("RSS " + PrrteSchedulerIT.rssKb());
+          System.out.println("RSS " + Peer.rssKb());
         }
       }
       System.out.flush();
