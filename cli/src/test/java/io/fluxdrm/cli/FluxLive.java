@@ -98,6 +98,23 @@ final class FluxLive implements AutoCloseable {
     return ResourceSet.parse(peer.ok("job", "info", id, "R"));
   }
 
+  /** The job's R as the KVS holds it ({@code job.<id>.R}): what a realloc grant rewrites. */
+  ResourceSet kvsR(String id) throws IOException {
+    String key = peer.ok("job", "id", "--to=kvs", id).strip() + ".R";
+    return ResourceSet.parse(peer.ok("kvs", "get", key));
+  }
+
+  /** The job's eventlog entries ({@code flux job eventlog --format=json}), oldest first. */
+  List<JsonNode> eventlog(String id) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    for (String line : peer.ok("job", "eventlog", "--format=json", id).split("\n")) {
+      if (!line.isBlank()) {
+        out.add(JSON.readTree(line));
+      }
+    }
+    return out;
+  }
+
   /** The job's exception note, or null. */
   String exceptionNote(String id) throws IOException {
     for (String line : peer.ok("job", "eventlog", "--format=json", id).split("\n")) {
@@ -161,7 +178,10 @@ final class FluxLive implements AutoCloseable {
   private String disagreement() throws IOException {
     ResourceSet held = ResourceSet.empty();
     for (String id : jobs("run,cleanup")) {
-      held = held.union(r(id));
+      // the KVS R, not job-info's: job-info caches a running job's R and applies only expiration
+      // updates to it, so it does not see a realloc grant (docs/operations.md, RFC 51 inside
+      // flux-core)
+      held = held.union(kvsR(id));
     }
     Map<String, ResourceSet> s = schedStatus();
     ResourceSet flux = ResourceSet.parse(peer.ok("resource", "R", "-s", "allocated"));
@@ -172,7 +192,7 @@ final class FluxLive implements AutoCloseable {
           + ours.summary()
           + ", flux resource R -s allocated "
           + flux.summary()
-          + ", running jobs' R "
+          + ", running jobs' R (KVS) "
           + held.summary();
     }
     if (!same(s.get("all"), fluxAll)) {

@@ -303,31 +303,27 @@ final class DecisionRunner {
       sync(x.jobId());
     }
     ServiceRequest req = reallocs.remove(new PendingRequests.Key(x.sender(), (int) x.matchtag()));
-    if (kvs != null && x.rDeltaAdd() != null) {
-      commitGrow(x, req);
+    if (kvs != null && (x.rDeltaAdd() != null || x.rDeltaSub() != null)) {
+      commitChange(x, req);
     } else if (req != null) {
       req.respond(Payloads.realloc(x));
     }
   }
 
   /**
-   * Attached, a grant that adds resources is written into {@code job.<id>.R} before it is answered,
-   * as an alloc's R is (D147): a restarted scheduler rebuilds each running job from that key, and
-   * the grown ranks must not look free then. The key's R keeps its start time, expiration and slot
-   * count grows by the grant's. A failed lookup or commit is logged and answered EIO; the grant
-   * stays with the job, as an alloc's does when its commit fails, until the job frees it.
+   * Attached, a grant is written into {@code job.<id>.R} before it is answered, as an alloc's R is:
+   * a grow adds its resources (D147), a shrink takes its resources out (D471). {@code job.<id>.R}
+   * is what the job may use: flux-core's job manager (through the realloc jobtap plugin) and a
+   * restarted scheduler both read it, so a released rank must not be in it once the job has been
+   * told to give it up. The pool keeps the shrunk resources allocated until {@code sched.free}
+   * names them (D7). The key's R keeps its start time and expiration; its slot count follows the
+   * grant's. A failed lookup or commit is logged and answered EIO; the grant stays with the job
+   * until it frees it, as an alloc's does when its commit fails.
    */
-  private void commitGrow(Decision.ReallocResponse x, ServiceRequest req) {
+  private void commitChange(Decision.ReallocResponse x, ServiceRequest req) {
     long id = x.jobId();
     kvs.read(id)
-        .thenCompose(
-            cur -> {
-              ResourceSet grown =
-                  cur.union(x.rDeltaAdd())
-                      .withTimes(cur.starttime(), cur.expiration())
-                      .withNslots(cur.nslots() + x.rDeltaAdd().nslots());
-              return kvs.write(id, grown);
-            })
+        .thenCompose(cur -> kvs.write(id, changed(cur, x.rDeltaAdd(), x.rDeltaSub())))
         .whenComplete(
             (m, err) -> {
               if (err != null) {
@@ -344,6 +340,21 @@ final class DecisionRunner {
                 req.respond(Payloads.realloc(x));
               }
             });
+  }
+
+  /** {@code cur} grown by {@code add} and shrunk by {@code sub} (either may be null). */
+  static ResourceSet changed(ResourceSet cur, ResourceSet add, ResourceSet sub) {
+    ResourceSet r = cur;
+    long slots = cur.nslots();
+    if (add != null) {
+      r = r.union(add);
+      slots += add.nslots();
+    }
+    if (sub != null) {
+      r = r.diff(sub);
+      slots -= sub.nslots();
+    }
+    return r.withTimes(cur.starttime(), cur.expiration()).withNslots(Math.max(0, slots));
   }
 
   private void sync(long id) {

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * The RFC 27 requests of the job manager ({@code sched.alloc}, {@code free}, {@code cancel}, {@code
  * prioritize}, {@code expiration}) and the read-only {@code sched.resource-status} and {@code
  * feasibility.check}: each payload is checked against its schema, decoded into a {@link SchedEvent}
- * and handed to the {@link DecisionRunner}. It remembers which senders acted as the job manager, so
- * that the disconnect of one cancels its allocs.
+ * and handed to the {@link DecisionRunner}. It remembers which senders acted as the job manager
+ * (sent an alloc, a cancel, a prioritize or an expiration), so that the disconnect of one cancels
+ * its allocs and starts a new hello; a sender of {@code sched.free} alone is not one (D471).
  */
 final class Rfc27Handlers {
   private static final Logger LOG = LoggerFactory.getLogger(SchedService.class);
@@ -86,7 +87,8 @@ final class Rfc27Handlers {
     ObjectNode p = req.json();
     Payloads.check(req.topic(), "sched.free-request", p);
     runner.requireCore(req.topic());
-    jobManagers.add(req.sender());
+    // not a job manager mark (D471): RFC 51 lets a job's realloc client send the partial free of a
+    // shrink, and its disconnect must not make the scheduler say hello again
     ResourceSet r = Payloads.r(req.topic(), "R", p.get("R"));
     runner.run(
         new SchedEvent.Free(Payloads.u64(p.get("id")), r, p.path("final").asBoolean(false)),

@@ -193,4 +193,72 @@ class SchedAttachIT {
       flux.close();
     }
   }
+
+  /**
+   * D471: a shrink's answer comes after {@code job.<id>.R} lost the released rank, the pool keeps
+   * it until {@code sched.free} names it, and a restarted scheduler rebuilds the job without the
+   * rank (the disconnect of the free's sender is checked live, in {@code FluxReallocPluginIT}).
+   */
+  @Test
+  void attach_shrink_committedToKvsBeforeAnswerAndKeptAcrossRestart(@TempDir Path dir)
+      throws Exception {
+    ResourceSet pool =
+        ResourceSet.of(
+            IdSet.range(0, 1), IdSet.range(0, 3), IdSet.empty(), Hostlist.parse("vm[0-1]"));
+    ResourceSet runningR = pool.withNslots(2).withTimes(10, 0);
+    List<String> order = Collections.synchronizedList(new ArrayList<>());
+    Map<String, String> kvs = new ConcurrentHashMap<>();
+    String key = "job.0000.0005.4f00.0000.R";
+    kvs.put(key, runningR.toString());
+    try (FakeFluxBroker broker = FakeFluxBroker.start(dir, FakeFluxBroker.Options.defaults());
+        Reactor reactor = Reactor.start("attach-shrink-it")) {
+      FluxHandle flux = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+      serveInstance(flux, pool, kvs, order);
+      FluxHandle first = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+      SchedService svc = SchedService.attached().build();
+      reactor.execute(() -> svc.start(first));
+      Wait.until(Duration.ofSeconds(10), () -> svc.online().isDone());
+      assertThat(allocated(flux)).isEqualTo("rank[0-1]/core[0-3]");
+      order.clear();
+
+      ResourceSet rank1 = runningR.copyRanks(IdSet.of(1));
+      FluxHandle client = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+      ObjectNode shrink = Json.object().put("job_id", RUNNING);
+      shrink.set("spec_sub", SchedulerFacingJobManager.nodes(1, 1, 4));
+      shrink.set("R", rank1.toJson());
+      Message answer =
+          client
+              .rpc("sched.realloc", shrink)
+              .whenComplete((m, e) -> order.add("realloc answered"))
+              .get(5, TimeUnit.SECONDS);
+      assertThat(answer.json().get("type").asInt()).as("SUCCESS").isZero();
+      assertThat(order)
+          .as("the shrunk R is in the KVS before the shrink is answered")
+          .containsExactly("kvs.lookup " + key, "kvs.commit " + key, "realloc answered");
+      ResourceSet committed = ResourceSet.parse(kvs.get(key));
+      assertThat(committed.summary()).isEqualTo("rank0/core[0-3]");
+      assertThat(committed.starttime()).as("the job's start time is kept").isEqualTo(10.0);
+      assertThat(allocated(flux))
+          .as("held until sched.free names it")
+          .isEqualTo("rank[0-1]/core[0-3]");
+
+      ObjectNode free = Json.object().put("id", RUNNING).put("final", false);
+      free.set("R", rank1.toJson());
+      client.send("sched.free", free);
+      Wait.until(Duration.ofSeconds(10), () -> allocated(flux).equals("rank0/core[0-3]"));
+      client.close();
+
+      first.close();
+      Wait.until(Duration.ofSeconds(10), () -> !broker.hasService("sched"));
+      FluxHandle second = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+      SchedService restarted = SchedService.attached().build();
+      reactor.execute(() -> restarted.start(second));
+      Wait.until(Duration.ofSeconds(10), () -> restarted.online().isDone());
+      assertThat(allocated(flux))
+          .as("a restarted scheduler rebuilds the shrunk job: the released rank stays free")
+          .isEqualTo("rank0/core[0-3]");
+      second.close();
+      flux.close();
+    }
+  }
 }

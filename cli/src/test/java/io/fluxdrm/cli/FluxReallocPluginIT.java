@@ -1,0 +1,400 @@
+package io.fluxdrm.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.client.RpcCall;
+import io.fluxdrm.rpc.fixture.FluxPeer;
+import io.fluxdrm.rpc.fixture.Wait;
+import io.fluxdrm.rpc.reactor.Reactor;
+import io.fluxdrm.rset.ResourceSet;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * RFC 51 served inside a real flux-core instance (issue 26): the jobtap plugin {@code realloc.so}
+ * loaded into flux-core's job manager answers {@code job-manager.realloc}, with {@code fluxdrm
+ * sched} (or flux-core's sched-simple) as the instance's scheduler. Four brokers on this host, real
+ * job shells (no test execution). After every step flux-core's own views are checked against
+ * fluxdrm's: the job's eventlog, {@code job.<id>.R} in the KVS, {@code flux resource R -s
+ * allocated} and {@code flux resource list} beside {@code sched.resource-status}.
+ */
+@Tag(FluxPeer.TAG)
+@Timeout(900)
+class FluxReallocPluginIT {
+  private static final Duration T = Duration.ofSeconds(60);
+  private static final int CORES = 2;
+
+  @TempDir Path dir;
+
+  @BeforeEach
+  void available() {
+    FluxPeer.assumeAvailable();
+  }
+
+  private static ObjectNode realloc(long job, String key, int nodes) {
+    ObjectNode p = Json.object().put("job_id", job);
+    p.set(key, Jobspecs.nodes(nodes, CORES, false));
+    return p;
+  }
+
+  private static ObjectNode release(long job, ResourceSet r) {
+    ObjectNode p = realloc(job, "spec_sub", r.ranks().count() > 0 ? (int) r.ranks().count() : 1);
+    p.set("R", r.toJson());
+    return p;
+  }
+
+  private static long dec(FluxLive f, String id) throws Exception {
+    return Long.parseLong(f.peer.ok("job", "id", "--to=dec", id).strip());
+  }
+
+  private static JsonNode answer(FluxHandle h, ObjectNode p) throws Exception {
+    return h.rpc("job-manager.realloc", p, T).get(90, TimeUnit.SECONDS).json();
+  }
+
+  /** The RPC error of a refused request: "errnum: text". */
+  private static String refusal(FluxHandle h, ObjectNode p) {
+    try {
+      JsonNode a = h.rpc("job-manager.realloc", p, T).get(90, TimeUnit.SECONDS).json();
+      throw new AssertionError("expected an error response, got " + a);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RpcException r) {
+        return r.errnum() + ": " + r.getMessage();
+      }
+      throw new AssertionError(e);
+    } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static List<JsonNode> events(FluxLive f, String id, String name) throws Exception {
+    return f.eventlog(id).stream().filter(e -> e.path("name").asText().equals(name)).toList();
+  }
+
+  private static ResourceSet allocated(FluxLive f) throws Exception {
+    return f.schedStatus().get("allocated");
+  }
+
+  private static FluxLive instance(Path dir, String conf) throws Exception {
+    FluxPeer.Options o = FluxPeer.Options.defaults().size(4);
+    FluxLive f = FluxLive.start(dir, conf == null ? o : o.config(conf));
+    f.removeSchedSimple();
+    return f;
+  }
+
+  @Test
+  void grow_companionRunsOnTheNewRank_release_free_eachStepSeenByFlux() throws Exception {
+    try (FluxLive f = instance(dir, null);
+        Reactor reactor = Reactor.start("realloc-plugin")) {
+      f.startFluxdrm();
+      ReallocPlugin.load(f.peer);
+      String id = f.submit("-N1", "sleep", "600");
+      f.waitEvent(id, "start");
+      long job = dec(f, id);
+      ResourceSet original = f.kvsR(id);
+      assertThat(original.ranks().count()).isEqualTo(1);
+      String last;
+      String blocker;
+
+      try (FluxHandle h = FluxHandle.connect(reactor, f.peer.uri(), T)) {
+        // grow by one node: SUCCESS with a new rank, and flux-core sees it everywhere
+        JsonNode g = answer(h, realloc(job, "spec_add", 1));
+        assertThat(g.path("type").asInt(-1)).as("%s", g).isZero();
+        long allocId = g.path("alloc_id").asLong();
+        ResourceSet added = ResourceSet.fromJson(g.get("R_delta_add"));
+        assertThat(added.ranks().count()).isEqualTo(1);
+        assertThat(added.intersect(original).isEmpty()).isTrue();
+        List<JsonNode> grows = events(f, id, "realloc-grow");
+        assertThat(grows).hasSize(1);
+        assertThat(grows.get(0).path("context").path("alloc_id").asLong()).isEqualTo(allocId);
+        assertThat(
+                FluxLive.same(
+                    ResourceSet.fromJson(grows.get(0).path("context").path("R_delta_add")), added))
+            .isTrue();
+        ResourceSet grown = original.union(added);
+        assertThat(FluxLive.same(f.kvsR(id), grown)).as("KVS R %s", f.kvsR(id)).isTrue();
+        assertThat(FluxLive.same(allocated(f), grown)).isTrue();
+        f.assertViewsAgree();
+        assertThat(f.peer.ok("resource", "list", "-s", "allocated", "-no", "{nnodes}").strip())
+            .isEqualTo("2");
+
+        // a process of the job on the new rank: a companion job on the grant
+        String rank = added.ranks().toString();
+        String probe =
+            f.submit(
+                "-N1",
+                "--setattr=system.realloc.job=" + job,
+                "--setattr=system.realloc.alloc_id=" + allocId,
+                "flux",
+                "getattr",
+                "rank");
+        assertThat(f.waitInactive(probe)).isEqualTo("COMPLETED");
+        assertThat(f.peer.ok("job", "attach", probe).strip()).isEqualTo(rank);
+        assertThat(f.peer.ok("jobs", "-no", "{ranks}", probe).strip()).isEqualTo(rank);
+        // a long-running one, which the release must end before the rank is freed
+        String worker =
+            f.submit(
+                "-N1",
+                "--setattr=system.realloc.job=" + job,
+                "--setattr=system.realloc.alloc_id=" + allocId,
+                "sleep",
+                "600");
+        f.waitEvent(worker, "start");
+        assertThat(f.peer.ok("jobs", "-no", "{ranks}", worker).strip()).isEqualTo(rank);
+        f.assertViewsAgree();
+
+        // a grant runs one companion at a time; a job that names no grant of its own is refused
+        FluxPeer.Result twice =
+            f.peer.run(
+                "submit",
+                "-N1",
+                "--setattr=system.realloc.job=" + job,
+                "--setattr=system.realloc.alloc_id=" + allocId,
+                "true");
+        assertThat(twice.status()).as(twice.describe()).isNotZero();
+        assertThat(twice.err()).contains("already runs a companion");
+        FluxPeer.Result unknownGrant =
+            f.peer.run(
+                "submit",
+                "-N1",
+                "--setattr=system.realloc.job=" + job,
+                "--setattr=system.realloc.alloc_id=999",
+                "true");
+        assertThat(unknownGrant.err()).contains("no grant with alloc_id 999");
+
+        // bad requests: each a clear error, nothing changes, the plugin stays up
+        assertThat(refusal(h, realloc(12345, "spec_add", 1))).startsWith("2: realloc: unknown job");
+        assertThat(refusal(h, Json.object().put("job_id", job)))
+            .startsWith("71: realloc: expected spec_add and/or spec_sub");
+        assertThat(refusal(h, realloc(job, "spec_add", 1).put("bogus", 1)))
+            .startsWith("71: realloc: payload:");
+        assertThat(refusal(h, release(job, original)))
+            .contains("which realloc did not grant (flux-core cannot release a job's original");
+        assertThat(refusal(h, realloc(job, "spec_sub", 1))).contains("spec_sub needs R");
+        ObjectNode huge = realloc(job, "spec_add", 1);
+        huge.put("R", "x".repeat(1_100_000));
+        assertThat(refusal(h, huge)).startsWith("7: realloc: payload of");
+        assertThat(FluxLive.same(allocated(f), grown)).isTrue();
+
+        // DENY: more than the pool could ever give
+        JsonNode d = answer(h, realloc(job, "spec_add", 5));
+        assertThat(d.path("type").asInt(-1)).as("%s", d).isEqualTo(1);
+        assertThat(d.path("note").asText()).isNotEmpty();
+
+        // a grow that must wait (one node free, three wanted), then the requester's cancel
+        String other = f.submit("-N1", "sleep", "600");
+        f.waitEvent(other, "start");
+        RpcCall wait = h.rpcCall("job-manager.realloc", realloc(job, "spec_add", 2), T);
+        int tag = wait.matchtag().get(60, TimeUnit.SECONDS);
+        // the plugin forwards the cancel on the path its request took, so the scheduler sees it
+        // second: CANCEL (not SUCCESS, not DENY) says the grow was waiting
+        h.send("job-manager.realloc.cancel", Json.object().put("matchtag", tag));
+        JsonNode c = wait.response().get(60, TimeUnit.SECONDS).json();
+        assertThat(c.path("type").asInt(-1)).as("%s", c).isEqualTo(2);
+        assertThat(FluxLive.same(allocated(f), grown.union(f.kvsR(other)))).isTrue();
+        f.peer.ok("cancel", other);
+        f.waitInactive(other);
+
+        // release the grown rank: the companion ends first, then the free, then the answer
+        JsonNode s = answer(h, release(job, added));
+        assertThat(s.path("type").asInt(-1)).as("%s", s).isZero();
+        assertThat(FluxLive.same(ResourceSet.fromJson(s.get("R_delta_sub")), added)).isTrue();
+        assertThat(f.peer.ok("jobs", "-no", "{result}", worker).strip()).isEqualTo("CANCELED");
+        assertThat(f.exceptionNote(worker)).contains("released these ranks");
+        List<JsonNode> releases = events(f, id, "realloc-release");
+        assertThat(releases).hasSize(1);
+        assertThat(
+                FluxLive.same(
+                    ResourceSet.fromJson(releases.get(0).path("context").path("R_delta_sub")),
+                    added))
+            .isTrue();
+        assertThat(FluxLive.same(f.kvsR(id), original)).as("KVS R %s", f.kvsR(id)).isTrue();
+        Wait.until(T, () -> FluxLive.same(allocatedNow(f), original));
+        f.assertViewsAgree();
+        assertThat(refusal(h, release(job, added))).contains("which realloc did not grant");
+
+        // grow again, run a companion, and end the job: everything comes back
+        JsonNode g2 = answer(h, realloc(job, "spec_add", 2));
+        assertThat(g2.path("type").asInt(-1)).as("%s", g2).isZero();
+        last =
+            f.submit(
+                "-N2",
+                "--setattr=system.realloc.job=" + job,
+                "--setattr=system.realloc.alloc_id=" + g2.path("alloc_id").asLong(),
+                "sleep",
+                "600");
+        f.waitEvent(last, "start");
+        f.assertViewsAgree();
+
+        // a grow still waiting when the job ends is answered CANCEL (the last free node is taken)
+        blocker = f.submit("-N1", "sleep", "600");
+        f.waitEvent(blocker, "start");
+        RpcCall orphan = h.rpcCall("job-manager.realloc", realloc(job, "spec_add", 1), T);
+        orphan.matchtag().get(60, TimeUnit.SECONDS);
+        f.peer.ok("cancel", id);
+        JsonNode ended = orphan.response().get(60, TimeUnit.SECONDS).json();
+        assertThat(ended.path("type").asInt(-1)).as("%s", ended).isEqualTo(2);
+      }
+      assertThat(f.waitInactive(id)).isEqualTo("CANCELED");
+      assertThat(f.waitInactive(last)).isEqualTo("CANCELED");
+      f.peer.ok("cancel", blocker);
+      assertThat(f.waitInactive(blocker)).isEqualTo("CANCELED");
+      Wait.until(T, () -> allocatedNow(f).isEmpty());
+      f.assertViewsAgree();
+      assertThat(f.peer.ok("resource", "list", "-s", "free", "-no", "{nnodes}").strip())
+          .isEqualTo("4");
+    }
+  }
+
+  /** {@link #allocated} for a polling condition. */
+  private static ResourceSet allocatedNow(FluxLive f) {
+    try {
+      return allocated(f);
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void underSchedSimple_unsupported_andANonOwnerIsRefused() throws Exception {
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    String conf = "[access]\nallow-guest-user = true\nallow-root-owner = true\n";
+    try (FluxLive f = FluxLive.start(dir, FluxPeer.Options.defaults().size(4).config(conf))) {
+      ReallocPlugin.load(f.peer);
+      String id = f.submit("-N1", "sleep", "600");
+      f.waitEvent(id, "start");
+      long job = dec(f, id);
+      String spec = Jobspecs.nodes(1, CORES, false).toString();
+      String py =
+          "import flux, json, sys\n"
+              + "h = flux.Flux()\n"
+              + "try:\n"
+              + "    r = h.rpc('job-manager.realloc', {'job_id': int(sys.argv[1]),"
+              + " 'spec_add': json.loads(sys.argv[2])}).get()\n"
+              + "    print(json.dumps(r))\n"
+              + "except OSError as e:\n"
+              + "    print(json.dumps({'errno': e.errno, 'error': e.strerror}))\n";
+      FluxPeer.Result guest =
+          f.peer.exec(
+              List.of(
+                  "setpriv",
+                  "--reuid=65534",
+                  "--regid=65534",
+                  "--clear-groups",
+                  FluxPeer.fluxCommand().toString(),
+                  "python",
+                  "-c",
+                  py,
+                  Long.toString(job),
+                  spec));
+      assertThat(guest.status()).as(guest.describe()).isZero();
+      JsonNode g = FluxLive.JSON.readTree(guest.out());
+      assertThat(g.path("errno").asInt()).as("%s", g).isEqualTo(1);
+      assertThat(g.path("error").asText())
+          .as("%s", g)
+          .startsWith("realloc: user 65534 may not act on job ");
+
+      // sched-simple has no sched.realloc: the owner's request is answered UNSUPPORTED
+      JsonNode u = FluxLive.JSON.readTree(f.peer.ok("python", "-c", py, Long.toString(job), spec));
+      assertThat(u.path("type").asInt(-1)).as("%s", u).isEqualTo(3);
+      assertThat(events(f, id, "realloc-grow")).isEmpty();
+      assertThat(f.peer.ok("resource", "list", "-s", "allocated", "-no", "{nnodes}").strip())
+          .isEqualTo("1");
+      f.peer.ok("cancel", id);
+      assertThat(f.waitInactive(id)).isEqualTo("CANCELED");
+      assertThat(f.peer.ok("resource", "list", "-s", "free", "-no", "{nnodes}").strip())
+          .isEqualTo("4");
+    }
+  }
+
+  /**
+   * The shrink that did not stay shrunk (issue 26): a job grown by two nodes and shrunk by both
+   * held them again after its realloc client disconnected (the scheduler took the sender of {@code
+   * sched.free} for a job manager and said hello again) and after a scheduler restart (the
+   * scheduler rebuilt the job from {@code job.<id>.R}, never rewritten on a shrink). The raw RFC 51
+   * client of the bug report first, then the plugin's path, then a plugin reload and a restart.
+   */
+  @Test
+  void shrinkStaysShrunk_afterDisconnect_schedRestart_pluginReload() throws Exception {
+    try (FluxLive f = instance(dir, null);
+        Reactor reactor = Reactor.start("realloc-shrink")) {
+      f.startFluxdrm();
+      String id = f.submit("-N1", "sleep", "600");
+      f.waitEvent(id, "start");
+      long job = dec(f, id);
+      ResourceSet original = f.kvsR(id);
+
+      // the raw client: grow two nodes, shrink both, free them, go away
+      try (FluxHandle h = FluxHandle.connect(reactor, f.peer.uri(), T)) {
+        Message g =
+            h.rpc("sched.realloc", realloc(job, "spec_add", 2), T).get(60, TimeUnit.SECONDS);
+        assertThat(g.json().path("type").asInt(-1)).as("%s", g.json()).isZero();
+        ResourceSet added = ResourceSet.fromJson(g.json().get("R_delta_add"));
+        Message s = h.rpc("sched.realloc", release(job, added), T).get(60, TimeUnit.SECONDS);
+        assertThat(s.json().path("type").asInt(-1)).as("%s", s.json()).isZero();
+        ObjectNode free = Json.object().put("id", job).put("final", false);
+        free.set("R", added.toJson());
+        h.send("sched.free", free);
+        Wait.until(T, () -> FluxLive.same(allocatedNow(f), original));
+      }
+      // the broker tells the scheduler of the disconnect before any later request reaches it, so
+      // the status asked now comes after it: before the fix the scheduler had logged "job manager
+      // ... disconnected" by then and was about to say hello again
+      assertThat(FluxLive.same(allocated(f), original)).as("%s", allocated(f).summary()).isTrue();
+      assertThat(f.sched.stderr()).doesNotContain("disconnected");
+      assertThat(FluxLive.same(f.kvsR(id), original)).as("KVS R %s", f.kvsR(id)).isTrue();
+      restartSched(f);
+      assertThat(FluxLive.same(allocated(f), original)).as("%s", allocated(f).summary()).isTrue();
+
+      // the plugin's path: grow, release, then reload the plugin and restart the scheduler
+      ReallocPlugin.load(f.peer);
+      try (FluxHandle h = FluxHandle.connect(reactor, f.peer.uri(), T)) {
+        JsonNode g = answer(h, realloc(job, "spec_add", 2));
+        assertThat(g.path("type").asInt(-1)).as("%s", g).isZero();
+        ResourceSet added = ResourceSet.fromJson(g.get("R_delta_add"));
+        JsonNode s = answer(h, release(job, added));
+        assertThat(s.path("type").asInt(-1)).as("%s", s).isZero();
+        Wait.until(T, () -> FluxLive.same(allocatedNow(f), original));
+      }
+      f.assertViewsAgree();
+      ReallocPlugin.remove(f.peer);
+      ReallocPlugin.load(f.peer);
+      f.assertViewsAgree();
+      assertThat(FluxLive.same(allocated(f), original)).isTrue();
+      restartSched(f);
+      assertThat(FluxLive.same(allocated(f), original)).as("%s", allocated(f).summary()).isTrue();
+      f.assertViewsAgree();
+      // and the three free nodes can be granted again
+      try (FluxHandle h = FluxHandle.connect(reactor, f.peer.uri(), T)) {
+        JsonNode g = answer(h, realloc(job, "spec_add", 3));
+        assertThat(g.path("type").asInt(-1)).as("%s", g).isZero();
+      }
+      f.assertViewsAgree();
+      f.peer.ok("cancel", id);
+      f.waitInactive(id);
+      Wait.until(T, () -> allocatedNow(f).isEmpty());
+      f.assertViewsAgree();
+    }
+  }
+
+  private static void restartSched(FluxLive f) throws Exception {
+    f.sched.terminate();
+    f.sched.close();
+    f.startFluxdrm();
+  }
+}
