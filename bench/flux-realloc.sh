@@ -4,7 +4,8 @@
 # loaded, one running job. A client (flux python, in the instance) times, for each of GROWS cycles,
 # a one-node grow and then releases the node:
 #   plugin: job-manager.realloc {spec_add}      -> plugin -> sched.realloc -> KVS R -> plugin ->
-#           job manager's R, eventlog, answer   (then job-manager.realloc {spec_sub, R})
+#           job manager's R, eventlog, answer   (then job-manager.realloc {spec_sub, R} and
+#           job-manager.release {R})
 #   direct: sched.realloc {spec_add}            -> the scheduler, the client playing the job manager
 #           (then sched.realloc {spec_sub, R} and sched.free final:false), as before the plugin
 # Each path alternates run by run; one line per run with p50/p99/mean of the grow round trip, in ms.
@@ -40,19 +41,22 @@ spec = {"version": 1, "resources": [{"type": "node", "count": 1, "with": [
     {"type": "slot", "count": 1, "label": "task", "with": [{"type": "core", "count": 1}]}]}],
     "tasks": [{"command": ["true"], "slot": "task", "count": {"per_slot": 1}}],
     "attributes": {"system": {"duration": 0}}}
-topic = "job-manager.realloc" if path == "plugin" else "sched.realloc"
+# the job manager's protocol names the job "id"; RFC 51's sched.realloc names it "job_id"
+topic, key = ("job-manager.realloc", "id") if path == "plugin" else ("sched.realloc", "job_id")
 lat = []
 for i in range(grows):
     t0 = time.perf_counter()
-    g = h.rpc(topic, {"job_id": job, "spec_add": spec}).get()
+    g = h.rpc(topic, {key: job, "spec_add": spec}).get()
     lat.append(time.perf_counter() - t0)
     if g["type"] != 0:
         sys.exit("grow %d: %s" % (i, json.dumps(g)))
     add = g["R_delta_add"]
-    s = h.rpc(topic, {"job_id": job, "spec_sub": spec, "R": add}).get()
+    s = h.rpc(topic, {key: job, "spec_sub": spec, "R": add}).get()
     if s["type"] != 0:
-        sys.exit("release %d: %s" % (i, json.dumps(s)))
-    if path == "direct":
+        sys.exit("shrink %d: %s" % (i, json.dumps(s)))
+    if path == "plugin":
+        h.rpc("job-manager.release", {"id": job, "R": add, "final": False}).get()
+    else:
         h.rpc("sched.free", {"id": job, "R": add, "final": False}, flags=flux.constants.FLUX_RPC_NORESPONSE)
 lat.sort()
 ms = lambda q: 1000 * lat[min(len(lat) - 1, int(q * len(lat)))]

@@ -1,25 +1,30 @@
 /* realloc.c: the job-manager side of RFC 51 inside a flux-core job manager.
  *
- * A jobtap plugin (flux jobtap load PATH/realloc.so). It serves
- * job-manager.realloc for the owner of a running job (or the instance owner)
- * and job-manager.realloc.cancel, forwards each request to sched.realloc and
- * relays the scheduler's answer. It keeps flux-core's own view of the job in
- * step with every grant (docs/decisions/D470.md):
+ * A jobtap plugin (flux jobtap load PATH/realloc.so) that speaks the job
+ * manager's RFC 51 protocol as fluxdrm's own job manager does (the schemas
+ * job-manager.realloc-*, job-manager.release-*), for the owner of a running
+ * job or the instance owner (docs/decisions/D470.md):
  *
- *   grow     the job's R in the job manager is replaced by job.<id>.R, which
- *            the scheduler committed before answering; a realloc-grow event
- *            {alloc_id, R_delta_add} goes to the job's eventlog.
- *   release  companion jobs running on the released ranks are canceled and
- *            awaited, sched.free {id, R, final:false} is sent, the job's R is
- *            re-read, and a realloc-release event {alloc_id, R_delta_sub} is
- *            posted; only then is the requester answered.
- *   companion  a job submitted with attributes.system.realloc = {job, alloc_id}
- *            by the same user runs on that grant's R (it bypasses the
- *            scheduler, as alloc-bypass jobs do): processes on the new ranks.
+ *   job-manager.realloc {id, spec_add?, spec_sub?, R?}
+ *            goes on as sched.realloc; the answer comes back with the job's R.
+ *            A grow: the job manager's R of the job is replaced by
+ *            job.<id>.R, which the scheduler committed before answering, and a
+ *            realloc-grow {alloc_id, R_delta_add} event is posted.
+ *   job-manager.realloc_cancel {matchtag}
+ *            cancels the sender's pending request (sched.realloc_cancel).
+ *   job-manager.release {id, ranks | R, final: false}
+ *            after a granted shrink: companions on those ranks are canceled
+ *            and awaited, sched.free {id, R, final:false} is sent, the job's R
+ *            re-read, realloc-release {alloc_id, R_delta_sub} posted, and the
+ *            job's R answered.
+ *   companion  a job submitted with attributes.system.realloc = {job,
+ *            alloc_id} by the same user runs on that grant's R (it bypasses
+ *            the scheduler, as alloc-bypass jobs do): processes on the new
+ *            ranks.
  *
- * Policy (what may be granted, FIFO, DENY) stays with the scheduler; R algebra
- * stays with the scheduler, which owns job.<id>.R. This file only checks who
- * may ask, relays, and writes what the scheduler decided into flux-core.
+ * Policy (what may be granted, FIFO, DENY) and R algebra stay with the
+ * scheduler, which owns job.<id>.R. This file checks who may ask, relays, and
+ * writes what the scheduler decided into flux-core.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -41,11 +46,12 @@
 struct request {
     struct request *next;
     flux_plugin_t *p;
-    flux_msg_t *msg;      /* the requester's job-manager.realloc */
-    flux_future_t *f;     /* our sched.realloc */
+    flux_msg_t *msg;      /* the requester's realloc or release */
+    flux_future_t *f;     /* our sched.realloc (a realloc only) */
     flux_jobid_t id;
-    json_t *answer;       /* the scheduler's SUCCESS while a release runs */
-    json_t *companions;   /* ids of companions still ending */
+    json_t *answer;       /* the scheduler's SUCCESS, while it is applied */
+    json_t *subs;         /* a release: the shrinks it hands back */
+    json_t *companions;   /* a release: ids of companions still ending */
 };
 
 struct ctx {
@@ -54,10 +60,12 @@ struct ctx {
 };
 
 /* per job: grants made by realloc, {"<alloc_id>": {"R":R, "ranks":"idset",
- * "companion":id}} and the ranks they cover */
+ * "companion":id}}, the ranks they cover, and the granted shrinks not yet
+ * released, [{"alloc_id":N, "R":R, "ranks":"idset"}] */
 struct job_grants {
     json_t *grants;
     struct idset *grown;
+    json_t *shrinks;
     int ending;           /* companions canceled at the job's end */
 };
 
@@ -107,10 +115,23 @@ error:
     return NULL;
 }
 
+/* The idset string of an entry's "ranks" as an idset, or NULL. */
+static struct idset *entry_ranks (json_t *entry)
+{
+    const char *s = json_string_value (json_object_get (entry, "ranks"));
+    return s ? idset_decode (s) : NULL;
+}
+
+static char *ranks_string (struct idset *ids)
+{
+    return ids ? idset_encode (ids, IDSET_FLAG_RANGE) : NULL;
+}
+
 static void job_grants_destroy (struct job_grants *g)
 {
     if (g) {
         json_decref (g->grants);
+        json_decref (g->shrinks);
         idset_destroy (g->grown);
         free (g);
     }
@@ -124,6 +145,7 @@ static struct job_grants *job_grants (flux_plugin_t *p, flux_jobid_t id,
         return g;
     if (!(g = calloc (1, sizeof (*g)))
         || !(g->grants = json_object ())
+        || !(g->shrinks = json_array ())
         || !(g->grown = idset_create (0, IDSET_FLAG_AUTOGROW))
         || flux_jobtap_job_aux_set (p, id, "realloc::grants", g,
                                     (flux_free_f)job_grants_destroy) < 0) {
@@ -139,24 +161,36 @@ static void request_destroy (struct request *r)
         flux_msg_decref (r->msg);
         flux_future_destroy (r->f);
         json_decref (r->answer);
+        json_decref (r->subs);
         json_decref (r->companions);
         free (r);
     }
 }
 
-static void request_unlink (struct ctx *ctx, struct request *r)
+static struct request *request_create (flux_plugin_t *p, const flux_msg_t *msg,
+                                       flux_jobid_t id)
 {
+    struct ctx *ctx = flux_plugin_aux_get (p, "realloc::ctx");
+    struct request *r = calloc (1, sizeof (*r));
+    if (!r)
+        return NULL;
+    r->p = p;
+    r->id = id;
+    r->msg = (flux_msg_t *)flux_msg_incref (msg);
+    r->next = ctx->pending;
+    ctx->pending = r;
+    return r;
+}
+
+static void request_done (struct request *r)
+{
+    struct ctx *ctx = flux_plugin_aux_get (r->p, "realloc::ctx");
     for (struct request **pp = &ctx->pending; *pp; pp = &(*pp)->next) {
         if (*pp == r) {
             *pp = r->next;
-            return;
+            break;
         }
     }
-}
-
-static void request_done (struct ctx *ctx, struct request *r)
-{
-    request_unlink (ctx, r);
     request_destroy (r);
 }
 
@@ -182,31 +216,51 @@ static void invalidate_status (flux_t *h)
     }
 }
 
+/* The job manager's own R of job id (borrowed), or NULL. */
+static json_t *job_R (flux_plugin_t *p, flux_jobid_t id)
+{
+    flux_plugin_arg_t *args = flux_jobtap_job_lookup (p, id);
+    json_t *R = NULL;
+    if (args) {
+        if (flux_plugin_arg_unpack (args, FLUX_PLUGIN_ARG_IN, "{s:o}", "R", &R) < 0
+            || !json_is_object (R))
+            R = NULL;
+        flux_plugin_arg_destroy (args); /* the job holds its own reference */
+    }
+    return R;
+}
+
 /* Replaces the job manager's R of job id, in place, by R. */
 static int replace_R (flux_plugin_t *p, flux_jobid_t id, json_t *R)
 {
-    flux_plugin_arg_t *args = flux_jobtap_job_lookup (p, id);
-    json_t *cur = NULL;
-    int rc = -1;
+    json_t *cur = job_R (p, id);
 
-    if (!args)
-        return -1;
-    if (flux_plugin_arg_unpack (args, FLUX_PLUGIN_ARG_IN, "{s:o}", "R", &cur) < 0
-        || !json_is_object (cur) || !json_is_object (R)) {
+    if (!cur || !json_is_object (R)) {
         errno = EPROTO;
-        goto out;
+        return -1;
     }
     json_object_clear (cur);
     if (json_object_update (cur, R) < 0) {
         errno = ENOMEM;
-        goto out;
+        return -1;
     }
     (void)json_object_del (cur, "scheduling");
     invalidate_status (flux_jobtap_get_flux (p));
-    rc = 0;
-out:
-    flux_plugin_arg_destroy (args);
-    return rc;
+    return 0;
+}
+
+/* Answers r with payload plus the job's R. */
+static void respond_with_R (struct request *r, json_t *payload)
+{
+    flux_t *h = flux_jobtap_get_flux (r->p);
+    json_t *o = json_deep_copy (payload);
+    json_t *R = job_R (r->p, r->id);
+
+    if (!o || !R || json_object_set (o, "R", R) < 0)
+        respond_error (h, r->msg, ENOMEM, "realloc: cannot answer");
+    else if (flux_respond_pack (h, r->msg, "O", o) < 0)
+        flux_log_error (h, "realloc: respond");
+    json_decref (o);
 }
 
 static void finish (struct request *r);
@@ -242,48 +296,66 @@ static void apply (struct request *r)
     }
 }
 
-/* Records the grant or the release, posts its event, answers. */
+/* A release's resources are back: events, then the job's R to the caller. */
+static void finish_release (struct request *r)
+{
+    flux_t *h = flux_jobtap_get_flux (r->p);
+    json_t *sub;
+    size_t i;
+
+    json_array_foreach (r->subs, i, sub) {
+        if (flux_jobtap_event_post_pack (r->p, r->id, "realloc-release",
+                                         "{s:O s:O}", "alloc_id",
+                                         json_object_get (sub, "alloc_id"),
+                                         "R_delta_sub",
+                                         json_object_get (sub, "R")) < 0)
+            flux_log_error (h, "realloc: post realloc-release");
+    }
+    json_t *R = job_R (r->p, r->id);
+    if (!R || flux_respond_pack (h, r->msg, "{s:O}", "R", R) < 0)
+        flux_log_error (h, "realloc: respond to release");
+    request_done (r);
+}
+
+/* A realloc's grant is in the job manager: record it, post it, answer. */
 static void finish (struct request *r)
 {
     flux_t *h = flux_jobtap_get_flux (r->p);
-    struct ctx *ctx = flux_plugin_aux_get (r->p, "realloc::ctx");
-    struct job_grants *g = job_grants (r->p, r->id, true);
+    struct job_grants *g;
     json_int_t alloc_id = 0;
     json_t *add = NULL, *sub = NULL;
     char key[32];
 
+    if (r->subs) {
+        finish_release (r);
+        return;
+    }
+    g = job_grants (r->p, r->id, true);
     (void)json_unpack (r->answer, "{s?I s?o s?o}", "alloc_id", &alloc_id,
                        "R_delta_add", &add, "R_delta_sub", &sub);
     snprintf (key, sizeof (key), "%ju", (uintmax_t)alloc_id);
     if (g && sub) {
+        /* held by the job until released (D7); no longer releasable */
         struct idset *ids = R_ranks (sub);
-        const char *k;
-        json_t *grant, *tmp;
-        if (ids) {
+        char *s = ranks_string (ids);
+        if (ids)
             idset_subtract (g->grown, ids);
-            json_object_foreach_safe (g->grants, tmp, k, grant) {
-                struct idset *gr = idset_decode (json_string_value (
-                    json_object_get (grant, "ranks")));
-                if (gr && idset_has_intersection (gr, ids))
-                    json_object_del (g->grants, k);
-                idset_destroy (gr);
-            }
-            idset_destroy (ids);
-        }
-        if (flux_jobtap_event_post_pack (r->p, r->id, "realloc-release",
-                                         "{s:I s:O}", "alloc_id", alloc_id,
-                                         "R_delta_sub", sub) < 0)
-            flux_log_error (h, "realloc: post realloc-release");
+        json_array_append_new (g->shrinks,
+                               json_pack ("{s:I s:O s:s}", "alloc_id",
+                                          alloc_id, "R", sub, "ranks",
+                                          s ? s : ""));
+        free (s);
+        idset_destroy (ids);
     }
     if (g && add) {
         struct idset *ids = R_ranks (add);
-        char *s = ids ? idset_encode (ids, IDSET_FLAG_RANGE) : NULL;
+        char *s = ranks_string (ids);
         if (ids)
             idset_add (g->grown, ids);
-        (void)json_object_set_new (g->grants, key,
-                                   json_pack ("{s:O s:s s:I}", "R", add,
-                                              "ranks", s ? s : "",
-                                              "companion", (json_int_t)0));
+        json_object_set_new (g->grants, key,
+                             json_pack ("{s:O s:s s:I}", "R", add, "ranks",
+                                        s ? s : "", "companion",
+                                        (json_int_t)0));
         free (s);
         idset_destroy (ids);
         if (flux_jobtap_event_post_pack (r->p, r->id, "realloc-grow",
@@ -291,24 +363,26 @@ static void finish (struct request *r)
                                          "R_delta_add", add) < 0)
             flux_log_error (h, "realloc: post realloc-grow");
     }
-    if (flux_respond_pack (h, r->msg, "O", r->answer) < 0)
-        flux_log_error (h, "realloc: respond");
-    request_done (ctx, r);
+    respond_with_R (r, r->answer);
+    request_done (r);
 }
 
 /* The released ranks' processes have ended: give them back. */
 static void release_free (struct request *r)
 {
     flux_t *h = flux_jobtap_get_flux (r->p);
-    json_t *sub = json_object_get (r->answer, "R_delta_sub");
-    flux_msg_t *msg = flux_request_encode ("sched.free", NULL);
+    json_t *sub;
+    size_t i;
 
-    if (!msg
-        || flux_msg_pack (msg, "{s:I s:O s:b}", "id", (json_int_t)r->id,
-                          "R", sub, "final", 0) < 0
-        || flux_send (h, msg, 0) < 0)
-        flux_log_error (h, "realloc: sched.free");
-    flux_msg_destroy (msg);
+    json_array_foreach (r->subs, i, sub) {
+        flux_msg_t *msg = flux_request_encode ("sched.free", NULL);
+        if (!msg
+            || flux_msg_pack (msg, "{s:I s:O s:b}", "id", (json_int_t)r->id,
+                              "R", json_object_get (sub, "R"), "final", 0) < 0
+            || flux_send (h, msg, 0) < 0)
+            flux_log_error (h, "realloc: sched.free");
+        flux_msg_destroy (msg);
+    }
     apply (r);
 }
 
@@ -327,14 +401,12 @@ static int cancel_companions (flux_plugin_t *p, flux_jobid_t id,
         return 0;
     json_object_foreach (g->grants, k, grant) {
         json_int_t cid = 0;
-        struct idset *gr = idset_decode (json_string_value (
-            json_object_get (grant, "ranks")));
+        struct idset *gr = entry_ranks (grant);
         (void)json_unpack (grant, "{s:I}", "companion", &cid);
-        if (cid && gr && (!ranks || idset_has_intersection (gr, ranks))) {
-            if (flux_jobtap_raise_exception (p, cid, "cancel", 0, "%s", why) == 0) {
-                json_array_append_new (ended, json_integer (cid));
-                n++;
-            }
+        if (cid && gr && (!ranks || idset_has_intersection (gr, ranks))
+            && flux_jobtap_raise_exception (p, cid, "cancel", 0, "%s", why) == 0) {
+            json_array_append_new (ended, json_integer (cid));
+            n++;
         }
         idset_destroy (gr);
     }
@@ -345,48 +417,38 @@ static void answer_continuation (flux_future_t *f, void *arg)
 {
     struct request *r = arg;
     flux_t *h = flux_jobtap_get_flux (r->p);
-    struct ctx *ctx = flux_plugin_aux_get (r->p, "realloc::ctx");
     json_t *answer;
     int type = -1;
-    char id[32];
 
     if (flux_rpc_get_unpack (f, "o", &answer) < 0) {
-        if (errno == ENOSYS) /* RFC 51: a scheduler without realloc */
-            flux_respond_pack (h, r->msg, "{s:I s:i}",
-                               "alloc_id", (json_int_t)0,
-                               "type", TYPE_UNSUPPORTED);
+        if (errno == ENOSYS) { /* RFC 51: a scheduler without realloc */
+            json_t *u = json_pack ("{s:I s:i}", "alloc_id", (json_int_t)0,
+                                   "type", TYPE_UNSUPPORTED);
+            respond_with_R (r, u);
+            json_decref (u);
+        }
         else
             respond_error (h, r->msg, errno, "%s", future_strerror (f, errno));
-        request_done (ctx, r);
+        request_done (r);
         return;
     }
     if (json_unpack (answer, "{s:i}", "type", &type) < 0
         || type != TYPE_SUCCESS) {
-        if (flux_respond_pack (h, r->msg, "O", answer) < 0)
-            flux_log_error (h, "realloc: respond");
-        request_done (ctx, r);
+        respond_with_R (r, answer);
+        request_done (r);
         return;
     }
     r->answer = json_incref (answer);
-    json_t *sub = json_object_get (answer, "R_delta_sub");
-    if (!sub) {
+    if (json_object_get (answer, "R_delta_add"))
         apply (r);
-        return;
-    }
-    struct idset *ranks = R_ranks (sub);
-    char why[128];
-    snprintf (why, sizeof (why), "realloc: job %s released these ranks",
-              f58 (r->id, id, sizeof (id)));
-    if (!(r->companions = json_array ()) || !ranks
-        || cancel_companions (r->p, r->id, ranks, r->companions, why) == 0)
-        release_free (r);
-    idset_destroy (ranks);
+    else
+        finish (r);
 }
 
 /* flux-core 0.88 cannot end a job's shells on some of its ranks: only ranks
- * that realloc granted (and companions run on) may be released. */
-static int check_release (flux_plugin_t *p, flux_jobid_t id, json_t *R,
-                          char *why, size_t len)
+ * that realloc granted (and companions run on) may be shrunk. */
+static int check_shrink (flux_plugin_t *p, flux_jobid_t id, json_t *R,
+                         char *why, size_t len)
 {
     struct job_grants *g = job_grants (p, id, false);
     struct idset *ranks = R ? R_ranks (R) : NULL;
@@ -399,11 +461,11 @@ static int check_release (flux_plugin_t *p, flux_jobid_t id, json_t *R,
     else {
         struct idset *outside = g ? idset_difference (ranks, g->grown)
                                   : idset_copy (ranks);
-        char *s = outside ? idset_encode (outside, IDSET_FLAG_RANGE) : NULL;
+        char *s = ranks_string (outside);
         if (outside && idset_count (outside) > 0)
             snprintf (why, len, "R names rank %s, which realloc did not grant"
-                      " (flux-core cannot release a job's original ranks)",
-                      s ? s : "?");
+                      " or is already shrinking (flux-core cannot release a"
+                      " job's original ranks)", s ? s : "?");
         else
             rc = 0;
         free (s);
@@ -413,37 +475,88 @@ static int check_release (flux_plugin_t *p, flux_jobid_t id, json_t *R,
     return rc;
 }
 
+/* The job id of a request's payload o (key "id"), checked against the caller:
+ * 0 when refused (the error is answered). */
+static int check_job (flux_plugin_t *p, const flux_msg_t *msg,
+                      flux_jobid_t id, const char *what)
+{
+    flux_t *h = flux_jobtap_get_flux (p);
+    flux_plugin_arg_t *args;
+    struct flux_msg_cred cred;
+    int state, userid;
+    char idbuf[32];
+
+    f58 (id, idbuf, sizeof (idbuf));
+    if (!(args = flux_jobtap_job_lookup (p, id))) {
+        respond_error (h, msg, ENOENT, "%s: unknown job %s", what, idbuf);
+        return -1;
+    }
+    int rc = flux_plugin_arg_unpack (args, FLUX_PLUGIN_ARG_IN, "{s:i s:i}",
+                                     "state", &state, "userid", &userid);
+    flux_plugin_arg_destroy (args);
+    if (rc < 0) {
+        respond_error (h, msg, EPROTO, "%s: job %s: no state", what, idbuf);
+        return -1;
+    }
+    if (flux_msg_get_cred (msg, &cred) < 0
+        || flux_msg_cred_authorize (cred, (uint32_t)userid) < 0) {
+        respond_error (h, msg, EPERM, "%s: user %u may not act on job %s of"
+                       " user %d", what, cred.userid, idbuf, userid);
+        return -1;
+    }
+    if (state != FLUX_JOB_STATE_RUN) {
+        respond_error (h, msg, EINVAL, "%s: job %s is not running (state %s)",
+                       what, idbuf, flux_job_statetostr (state, "L"));
+        return -1;
+    }
+    if (flux_jobtap_job_aux_get (p, id, "realloc::parent")) {
+        respond_error (h, msg, EINVAL, "%s: job %s is a companion: ask for"
+                       " the job it belongs to", what, idbuf);
+        return -1;
+    }
+    return 0;
+}
+
+/* The payload of msg as a JSON object, or NULL (the error is answered). */
+static json_t *payload (flux_t *h, const flux_msg_t *msg, const char *what)
+{
+    const char *s;
+    size_t size = 0;
+    json_error_t jerr;
+    json_t *o;
+
+    if (flux_msg_get_payload (msg, NULL, &size) == 0 && size > PAYLOAD_MAX) {
+        respond_error (h, msg, E2BIG, "%s: payload of %zu bytes (limit %d)",
+                       what, size, PAYLOAD_MAX);
+        return NULL;
+    }
+    if (flux_request_decode (msg, NULL, &s) < 0 || !s) {
+        respond_error (h, msg, EPROTO, "%s: no JSON payload", what);
+        return NULL;
+    }
+    if (!(o = json_loads (s, 0, &jerr)) || !json_is_object (o)) {
+        respond_error (h, msg, EPROTO, "%s: payload: %s", what,
+                       o ? "not an object" : jerr.text);
+        json_decref (o);
+        return NULL;
+    }
+    return o;
+}
+
 static void realloc_cb (flux_t *h, flux_msg_handler_t *mh,
                         const flux_msg_t *msg, void *arg)
 {
     flux_plugin_t *p = arg;
-    struct ctx *ctx = flux_plugin_aux_get (p, "realloc::ctx");
-    const char *s;
-    json_t *o = NULL, *add = NULL, *sub = NULL, *R = NULL;
+    json_t *o, *fwd = NULL, *add = NULL, *sub = NULL, *R = NULL;
     json_error_t jerr;
     json_int_t id;
-    size_t size = 0;
-    int state, userid;
-    flux_plugin_arg_t *args = NULL;
-    struct flux_msg_cred cred;
-    struct request *r = NULL;
+    struct request *r;
     char idbuf[32], why[256];
 
-    if (flux_msg_get_payload (msg, NULL, &size) == 0 && size > PAYLOAD_MAX) {
-        respond_error (h, msg, E2BIG, "realloc: payload of %zu bytes"
-                       " (limit %d)", size, PAYLOAD_MAX);
+    if (!(o = payload (h, msg, "realloc")))
         return;
-    }
-    if (flux_request_decode (msg, NULL, &s) < 0 || !s) {
-        respond_error (h, msg, EPROTO, "realloc: no JSON payload");
-        return;
-    }
-    if (!(o = json_loads (s, 0, &jerr))) {
-        respond_error (h, msg, EPROTO, "realloc: payload: %s", jerr.text);
-        return;
-    }
     if (json_unpack_ex (o, &jerr, JSON_STRICT, "{s:I s?o s?o s?o}",
-                        "job_id", &id, "spec_add", &add, "spec_sub", &sub,
+                        "id", &id, "spec_add", &add, "spec_sub", &sub,
                         "R", &R) < 0) {
         respond_error (h, msg, EPROTO, "realloc: payload: %s", jerr.text);
         goto done;
@@ -454,53 +567,111 @@ static void realloc_cb (flux_t *h, flux_msg_handler_t *mh,
                        " spec_sub (jobspec objects) and an optional R object");
         goto done;
     }
-    f58 ((flux_jobid_t)id, idbuf, sizeof (idbuf));
-    if (!(args = flux_jobtap_job_lookup (p, (flux_jobid_t)id))) {
-        respond_error (h, msg, ENOENT, "realloc: unknown job %s", idbuf);
+    if (check_job (p, msg, id, "realloc") < 0)
+        goto done;
+    if (sub && check_shrink (p, id, R, why, sizeof (why)) < 0) {
+        respond_error (h, msg, EINVAL, "realloc: job %s: %s",
+                       f58 (id, idbuf, sizeof (idbuf)), why);
         goto done;
     }
-    if (flux_plugin_arg_unpack (args, FLUX_PLUGIN_ARG_IN, "{s:i s:i}",
-                                "state", &state, "userid", &userid) < 0)
-        goto error;
-    if (flux_msg_get_cred (msg, &cred) < 0
-        || flux_msg_cred_authorize (cred, (uint32_t)userid) < 0) {
-        respond_error (h, msg, EPERM, "realloc: user %u may not act on job"
-                       " %s of user %d", cred.userid, idbuf, userid);
+    /* RFC 51's sched.realloc names the job "job_id" */
+    if (!(fwd = json_deep_copy (o)) || json_object_del (fwd, "id") < 0
+        || json_object_set_new (fwd, "job_id", json_integer (id)) < 0
+        || !(r = request_create (p, msg, id))) {
+        respond_error (h, msg, ENOMEM, "realloc: out of memory");
         goto done;
     }
-    if (state != FLUX_JOB_STATE_RUN) {
-        respond_error (h, msg, EINVAL, "realloc: job %s is not running"
-                       " (state %s)", idbuf, flux_job_statetostr (state, "L"));
-        goto done;
+    if (!(r->f = flux_rpc_pack (h, "sched.realloc", FLUX_NODEID_ANY, 0, "O", fwd))
+        || flux_future_then (r->f, -1., answer_continuation, r) < 0) {
+        respond_error (h, msg, errno, "realloc: sched.realloc: %s",
+                       strerror (errno));
+        request_done (r);
     }
-    if (flux_jobtap_job_aux_get (p, id, "realloc::parent")) {
-        respond_error (h, msg, EINVAL, "realloc: job %s is a companion:"
-                       " send the realloc for the job it belongs to", idbuf);
-        goto done;
-    }
-    if (sub && check_release (p, id, R, why, sizeof (why)) < 0) {
-        respond_error (h, msg, EINVAL, "realloc: job %s: %s", idbuf, why);
-        goto done;
-    }
-    if (!(r = calloc (1, sizeof (*r))))
-        goto error;
-    r->p = p;
-    r->id = id;
-    r->msg = (flux_msg_t *)flux_msg_incref (msg);
-    if (!(r->f = flux_rpc_pack (h, "sched.realloc", FLUX_NODEID_ANY, 0, "O", o))
-        || flux_future_then (r->f, -1., answer_continuation, r) < 0)
-        goto error;
-    r->next = ctx->pending;
-    ctx->pending = r;
-    flux_log (h, LOG_DEBUG, "realloc: %s: forwarded%s%s", idbuf,
-              add ? " spec_add" : "", sub ? " spec_sub" : "");
-    goto done;
-error:
-    respond_error (h, msg, errno ? errno : EINVAL, "realloc: %s",
-                   strerror (errno ? errno : EINVAL));
-    request_destroy (r);
 done:
-    flux_plugin_arg_destroy (args);
+    json_decref (fwd);
+    json_decref (o);
+}
+
+/* job-manager.release {id, ranks | R, final: false}: hands back whole granted
+ * shrinks; their companions end first, then sched.free. */
+static void release_cb (flux_t *h, flux_msg_handler_t *mh,
+                        const flux_msg_t *msg, void *arg)
+{
+    flux_plugin_t *p = arg;
+    json_t *o, *R = NULL, *sub;
+    const char *ranks = NULL;
+    json_error_t jerr;
+    json_int_t id;
+    int final = 0;
+    struct idset *want = NULL, *got = NULL;
+    struct job_grants *g;
+    struct request *r = NULL;
+    char idbuf[32], why[128];
+    size_t i;
+
+    if (!(o = payload (h, msg, "release")))
+        return;
+    if (json_unpack_ex (o, &jerr, JSON_STRICT, "{s:I s?s s?o s?b}", "id", &id,
+                        "ranks", &ranks, "R", &R, "final", &final) < 0) {
+        respond_error (h, msg, EPROTO, "release: payload: %s", jerr.text);
+        goto done;
+    }
+    if (final || (!ranks == !R)) {
+        respond_error (h, msg, EINVAL, "release: expected exactly one of ranks"
+                       " and R, and final false (a job ends by finishing)");
+        goto done;
+    }
+    if (check_job (p, msg, id, "release") < 0)
+        goto done;
+    if (!(want = ranks ? idset_decode (ranks) : R_ranks (R))) {
+        respond_error (h, msg, EPROTO, "release: %s: not an idset or R",
+                       ranks ? "ranks" : "R");
+        goto done;
+    }
+    if (!(got = idset_create (0, IDSET_FLAG_AUTOGROW))
+        || !(r = request_create (p, msg, id))
+        || !(r->subs = json_array ()) || !(r->companions = json_array ()))
+        goto nomem;
+    g = job_grants (p, id, false);
+    for (i = 0; g && i < json_array_size (g->shrinks); ) {
+        struct idset *sr = entry_ranks (sub = json_array_get (g->shrinks, i));
+        struct idset *rest = sr ? idset_difference (sr, want) : NULL;
+        if (sr && rest && idset_count (rest) == 0) {
+            idset_add (got, sr);
+            json_array_append (r->subs, sub);
+            json_array_remove (g->shrinks, i);
+        }
+        else
+            i++;
+        idset_destroy (rest);
+        idset_destroy (sr);
+    }
+    if (!idset_equal (got, want)) {
+        /* put back what was taken: nothing changes */
+        json_array_foreach (r->subs, i, sub)
+            json_array_append (g->shrinks, sub);
+        struct idset *extra = idset_difference (want, got);
+        char *s = ranks_string (extra);
+        respond_error (h, msg, EINVAL, "release: job %s: rank %s is not in a"
+                       " granted shrink (expected: the ranks of whole shrinks"
+                       " not yet released)", f58 (id, idbuf, 32), s ? s : "?");
+        free (s);
+        idset_destroy (extra);
+        request_done (r);
+        goto done;
+    }
+    snprintf (why, sizeof (why), "realloc: job %s released these ranks",
+              f58 (id, idbuf, 32));
+    if (cancel_companions (p, id, want, r->companions, why) == 0)
+        release_free (r);
+    goto done;
+nomem:
+    respond_error (h, msg, ENOMEM, "release: out of memory");
+    if (r)
+        request_done (r);
+done:
+    idset_destroy (want);
+    idset_destroy (got);
     json_decref (o);
 }
 
@@ -516,7 +687,7 @@ static void send_cancel (struct request *r)
     flux_future_destroy (f);
 }
 
-/* job-manager.realloc.cancel {matchtag}: RFC 51's cancel, from the sender of
+/* job-manager.realloc_cancel {matchtag}: RFC 51's cancel, from the sender of
  * the request; never answered. */
 static void cancel_cb (flux_t *h, flux_msg_handler_t *mh,
                        const flux_msg_t *msg, void *arg)
@@ -527,13 +698,13 @@ static void cancel_cb (flux_t *h, flux_msg_handler_t *mh,
 
     if (flux_request_unpack (msg, NULL, "{s:i}", "matchtag", &matchtag) < 0
         || !sender) {
-        flux_log (h, LOG_ERR, "realloc.cancel: malformed request");
+        flux_log (h, LOG_ERR, "realloc_cancel: malformed request");
         return;
     }
     for (struct request *r = ctx->pending; r; r = r->next) {
         uint32_t tag;
         const char *from = flux_msg_route_first (r->msg);
-        if (!r->answer && from && !strcmp (from, sender)
+        if (r->f && !r->answer && from && !strcmp (from, sender)
             && flux_msg_get_matchtag (r->msg, &tag) == 0
             && tag == (uint32_t)matchtag) {
             send_cancel (r);
@@ -712,17 +883,16 @@ static int cleanup_cb (flux_plugin_t *p, const char *topic,
     struct request *r = ctx->pending, *next;
     for (; r; r = next) {
         next = r->next;
-        if (r->id != (flux_jobid_t)id || r->answer)
+        if (r->id != (flux_jobid_t)id || !r->f || r->answer)
             continue;
         /* the scheduler may be gone: answer CANCEL here, not on its word; a
          * grant it makes meanwhile is the job's and goes with its final free */
+        json_t *c = json_pack ("{s:I s:i s:s}", "alloc_id", (json_int_t)0,
+                               "type", TYPE_CANCEL, "note", "the job ended");
         send_cancel (r);
-        if (flux_respond_pack (flux_jobtap_get_flux (p), r->msg,
-                               "{s:I s:i s:s}", "alloc_id", (json_int_t)0,
-                               "type", TYPE_CANCEL, "note",
-                               "the job ended") < 0)
-            flux_log_error (flux_jobtap_get_flux (p), "realloc: respond");
-        request_done (ctx, r);
+        respond_with_R (r, c);
+        json_decref (c);
+        request_done (r);
     }
     if (!(g = job_grants (p, id, false)) || !(ended = json_array ()))
         return 0;
@@ -740,7 +910,7 @@ static void ctx_destroy (struct ctx *ctx)
         while (ctx->pending) {
             struct request *r = ctx->pending;
             ctx->pending = r->next;
-            if (!r->answer)
+            if (r->f && !r->answer)
                 send_cancel (r);
             respond_error (h, r->msg, ENOSYS, "realloc: the plugin was"
                            " unloaded");
@@ -758,6 +928,26 @@ static const struct flux_plugin_handler tab[] = {
     { 0 },
 };
 
+/* A handler for a job-manager topic outside the plugin's own namespace (the
+ * topics of fluxdrm's job-manager protocol), destroyed with the plugin. */
+static int register_topic (flux_plugin_t *p, const char *topic,
+                           flux_msg_handler_f cb)
+{
+    struct flux_match match = FLUX_MATCH_REQUEST;
+    flux_msg_handler_t *mh;
+
+    match.topic_glob = (char *)topic;
+    if (!(mh = flux_msg_handler_create (flux_jobtap_get_flux (p), match, cb, p))
+        || flux_plugin_aux_set (p, NULL, mh,
+                                (flux_free_f)flux_msg_handler_destroy) < 0) {
+        flux_msg_handler_destroy (mh);
+        return -1;
+    }
+    flux_msg_handler_allow_rolemask (mh, FLUX_ROLE_USER);
+    flux_msg_handler_start (mh);
+    return 0;
+}
+
 int flux_plugin_init (flux_plugin_t *p)
 {
     struct ctx *ctx = calloc (1, sizeof (*ctx));
@@ -773,8 +963,8 @@ int flux_plugin_init (flux_plugin_t *p)
     if (flux_plugin_register (p, "realloc", tab) < 0
         || flux_jobtap_service_register_ex (p, NULL, FLUX_ROLE_USER,
                                             realloc_cb, p) < 0
-        || flux_jobtap_service_register_ex (p, "cancel", FLUX_ROLE_USER,
-                                            cancel_cb, p) < 0)
+        || register_topic (p, "job-manager.realloc_cancel", cancel_cb) < 0
+        || register_topic (p, "job-manager.release", release_cb) < 0)
         return -1;
     return 0;
 }

@@ -47,16 +47,49 @@ class FluxReallocPluginIT {
     FluxPeer.assumeAvailable();
   }
 
+  /** A {@code job-manager.realloc} payload (the job manager's protocol names the job "id"). */
   private static ObjectNode realloc(long job, String key, int nodes) {
-    ObjectNode p = Json.object().put("job_id", job);
+    ObjectNode p = Json.object().put("id", job);
     p.set(key, Jobspecs.nodes(nodes, CORES, false));
     return p;
   }
 
-  private static ObjectNode release(long job, ResourceSet r) {
+  /** A shrink of {@code r}: {@code spec_sub} with R. */
+  private static ObjectNode shrink(long job, ResourceSet r) {
     ObjectNode p = realloc(job, "spec_sub", r.ranks().count() > 0 ? (int) r.ranks().count() : 1);
     p.set("R", r.toJson());
     return p;
+  }
+
+  /** The same for {@code sched.realloc}, whose RFC 51 payload names the job "job_id". */
+  private static ObjectNode sched(ObjectNode jm) {
+    ObjectNode p = jm.deepCopy();
+    p.remove("id");
+    p.put("job_id", jm.get("id").asLong());
+    return p;
+  }
+
+  /** {@code job-manager.release {id, R, final: false}}: the job's R after it. */
+  private static ResourceSet release(FluxHandle h, long job, ResourceSet r) throws Exception {
+    ObjectNode p = Json.object().put("id", job).put("final", false);
+    p.set("R", r.toJson());
+    JsonNode a = h.rpc("job-manager.release", p, T).get(90, TimeUnit.SECONDS).json();
+    return ResourceSet.fromJson(a.get("R"));
+  }
+
+  /** The RPC error of a refused release. */
+  private static String releaseRefusal(FluxHandle h, ObjectNode p) {
+    try {
+      JsonNode a = h.rpc("job-manager.release", p, T).get(90, TimeUnit.SECONDS).json();
+      throw new AssertionError("expected an error response, got " + a);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RpcException r) {
+        return r.errnum() + ": " + r.getMessage();
+      }
+      throw new AssertionError(e);
+    } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
+      throw new AssertionError(e);
+    }
   }
 
   private static long dec(FluxLive f, String id) throws Exception {
@@ -127,6 +160,9 @@ class FluxReallocPluginIT {
                     ResourceSet.fromJson(grows.get(0).path("context").path("R_delta_add")), added))
             .isTrue();
         ResourceSet grown = original.union(added);
+        assertThat(FluxLive.same(ResourceSet.fromJson(g.get("R")), grown))
+            .as("the answer's R, the job's R after the grow")
+            .isTrue();
         assertThat(FluxLive.same(f.kvsR(id), grown)).as("KVS R %s", f.kvsR(id)).isTrue();
         assertThat(FluxLive.same(allocated(f), grown)).isTrue();
         f.assertViewsAgree();
@@ -179,12 +215,13 @@ class FluxReallocPluginIT {
 
         // bad requests: each a clear error, nothing changes, the plugin stays up
         assertThat(refusal(h, realloc(12345, "spec_add", 1))).startsWith("2: realloc: unknown job");
-        assertThat(refusal(h, Json.object().put("job_id", job)))
+        assertThat(refusal(h, Json.object().put("id", job)))
             .startsWith("71: realloc: expected spec_add and/or spec_sub");
         assertThat(refusal(h, realloc(job, "spec_add", 1).put("bogus", 1)))
             .startsWith("71: realloc: payload:");
-        assertThat(refusal(h, release(job, original)))
-            .contains("which realloc did not grant (flux-core cannot release a job's original");
+        assertThat(refusal(h, shrink(job, original)))
+            .contains("which realloc did not grant")
+            .contains("flux-core cannot release a job's original ranks");
         assertThat(refusal(h, realloc(job, "spec_sub", 1))).contains("spec_sub needs R");
         ObjectNode huge = realloc(job, "spec_add", 1);
         huge.put("R", "x".repeat(1_100_000));
@@ -203,17 +240,27 @@ class FluxReallocPluginIT {
         int tag = wait.matchtag().get(60, TimeUnit.SECONDS);
         // the plugin forwards the cancel on the path its request took, so the scheduler sees it
         // second: CANCEL (not SUCCESS, not DENY) says the grow was waiting
-        h.send("job-manager.realloc.cancel", Json.object().put("matchtag", tag));
+        h.send("job-manager.realloc_cancel", Json.object().put("matchtag", tag));
         JsonNode c = wait.response().get(60, TimeUnit.SECONDS).json();
         assertThat(c.path("type").asInt(-1)).as("%s", c).isEqualTo(2);
         assertThat(FluxLive.same(allocated(f), grown.union(f.kvsR(other)))).isTrue();
         f.peer.ok("cancel", other);
         f.waitInactive(other);
 
-        // release the grown rank: the companion ends first, then the free, then the answer
-        JsonNode s = answer(h, release(job, added));
+        // shrink the grown rank: answered at once, the rank still the job's until released
+        JsonNode s = answer(h, shrink(job, added));
         assertThat(s.path("type").asInt(-1)).as("%s", s).isZero();
         assertThat(FluxLive.same(ResourceSet.fromJson(s.get("R_delta_sub")), added)).isTrue();
+        assertThat(FluxLive.same(allocated(f), grown)).as("held until released (D7)").isTrue();
+        assertThat(f.peer.ok("jobs", "-no", "{status}", worker).strip()).isEqualTo("RUN");
+        assertThat(refusal(h, shrink(job, added))).contains("already shrinking");
+        ObjectNode wrong = Json.object().put("id", job).put("ranks", "0");
+        assertThat(releaseRefusal(h, wrong)).contains("rank 0 is not in a granted shrink");
+        ObjectNode fin = Json.object().put("id", job).put("ranks", rank).put("final", true);
+        assertThat(releaseRefusal(h, fin)).startsWith("22: release: expected exactly one");
+        // the release: the companion ends first, then the free, then the answer
+        ResourceSet after = release(h, job, added);
+        assertThat(FluxLive.same(after, original)).as("release answers %s", after).isTrue();
         assertThat(f.peer.ok("jobs", "-no", "{result}", worker).strip()).isEqualTo("CANCELED");
         assertThat(f.exceptionNote(worker)).contains("released these ranks");
         List<JsonNode> releases = events(f, id, "realloc-release");
@@ -226,7 +273,9 @@ class FluxReallocPluginIT {
         assertThat(FluxLive.same(f.kvsR(id), original)).as("KVS R %s", f.kvsR(id)).isTrue();
         Wait.until(T, () -> FluxLive.same(allocatedNow(f), original));
         f.assertViewsAgree();
-        assertThat(refusal(h, release(job, added))).contains("which realloc did not grant");
+        assertThat(releaseRefusal(h, Json.object().put("id", job).put("ranks", rank)))
+            .contains("is not in a granted shrink");
+        assertThat(refusal(h, shrink(job, added))).contains("which realloc did not grant");
 
         // grow again, run a companion, and end the job: everything comes back
         JsonNode g2 = answer(h, realloc(job, "spec_add", 2));
@@ -284,7 +333,7 @@ class FluxReallocPluginIT {
           "import flux, json, sys\n"
               + "h = flux.Flux()\n"
               + "try:\n"
-              + "    r = h.rpc('job-manager.realloc', {'job_id': int(sys.argv[1]),"
+              + "    r = h.rpc('job-manager.realloc', {'id': int(sys.argv[1]),"
               + " 'spec_add': json.loads(sys.argv[2])}).get()\n"
               + "    print(json.dumps(r))\n"
               + "except OSError as e:\n"
@@ -342,10 +391,10 @@ class FluxReallocPluginIT {
       // the raw client: grow two nodes, shrink both, free them, go away
       try (FluxHandle h = FluxHandle.connect(reactor, f.peer.uri(), T)) {
         Message g =
-            h.rpc("sched.realloc", realloc(job, "spec_add", 2), T).get(60, TimeUnit.SECONDS);
+            h.rpc("sched.realloc", sched(realloc(job, "spec_add", 2)), T).get(60, TimeUnit.SECONDS);
         assertThat(g.json().path("type").asInt(-1)).as("%s", g.json()).isZero();
         ResourceSet added = ResourceSet.fromJson(g.json().get("R_delta_add"));
-        Message s = h.rpc("sched.realloc", release(job, added), T).get(60, TimeUnit.SECONDS);
+        Message s = h.rpc("sched.realloc", sched(shrink(job, added)), T).get(60, TimeUnit.SECONDS);
         assertThat(s.json().path("type").asInt(-1)).as("%s", s.json()).isZero();
         ObjectNode free = Json.object().put("id", job).put("final", false);
         free.set("R", added.toJson());
@@ -367,8 +416,9 @@ class FluxReallocPluginIT {
         JsonNode g = answer(h, realloc(job, "spec_add", 2));
         assertThat(g.path("type").asInt(-1)).as("%s", g).isZero();
         ResourceSet added = ResourceSet.fromJson(g.get("R_delta_add"));
-        JsonNode s = answer(h, release(job, added));
+        JsonNode s = answer(h, shrink(job, added));
         assertThat(s.path("type").asInt(-1)).as("%s", s).isZero();
+        assertThat(FluxLive.same(release(h, job, added), original)).isTrue();
         Wait.until(T, () -> FluxLive.same(allocatedNow(f), original));
       }
       f.assertViewsAgree();
