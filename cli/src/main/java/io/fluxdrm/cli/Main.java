@@ -17,8 +17,8 @@ import picocli.CommandLine.Command;
       "Dynamic resource management for Flux (RFC 51) bridged to PMIx.",
       "",
       "Exit status: 0 on success, 1 on an error (one line on stderr); 'fluxdrm hostlist',",
-      "'fluxdrm bridge', 'fluxdrm demo' and 'fluxdrm plot' exit 2 on a usage error, as",
-      "'flux hostlist' does. Every command and its exit status: docs/cli.md."
+      "'fluxdrm bridge', 'fluxdrm demo', 'fluxdrm plot' and 'fluxdrm realloc' exit 2 on a",
+      "usage error, as 'flux hostlist' does. Every command and its exit status: docs/cli.md."
     },
     subcommands = {
       RCommand.class,
@@ -34,6 +34,7 @@ import picocli.CommandLine.Command;
       DvmCommand.class,
       SessionCtrlCommand.class,
       AllocCommand.class,
+      ReallocCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -97,6 +98,8 @@ public final class Main implements Runnable {
                   || cmd instanceof BridgeCommand
                   || cmd instanceof DemoCommand
                   || cmd instanceof PlotCommand
+                  || cmd instanceof ReallocCommand
+                  || cmd instanceof ReallocCommand.Op
               ? EXIT_USAGE_PYTHON
               : EXIT_ERROR;
         });
