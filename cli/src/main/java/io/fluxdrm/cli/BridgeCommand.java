@@ -115,8 +115,20 @@ final class BridgeCommand implements Callable<Integer> {
               + " host's name)")
   String dvmHost;
 
+  @Option(
+      names = "--flux-job",
+      paramLabel = "JOBID",
+      description =
+          "With --pmix-scheduler and --connect local://PATH of a flux-core instance whose job"
+              + " manager has the realloc plugin loaded: the DVM is that running Flux job, and its"
+              + " grows and shrinks go to flux-core's job manager (no --state-dir; docs/prrte.md)")
+  String fluxJob;
+
   @Override
   public Integer call() throws InterruptedException {
+    if (fluxJob != null) {
+      return fluxJob();
+    }
     String uri = uri();
     String dvmUri = dvm == null ? null : dvmUri(dvm);
     if (stateDir == null) {
@@ -203,6 +215,61 @@ final class BridgeCommand implements Callable<Integer> {
                   ? " (a tcp:// hub without CURVE makes its peers guests: start it with"
                       + " --tcp-loopback-role owner, or connect through unix:DIR)"
                   : ""));
+    }
+  }
+
+  /**
+   * {@code --flux-job}: the PMIx scheduler of a PRRTE DVM that runs as a job of a real flux-core
+   * instance; the bridge serves no job manager of its own (D472).
+   */
+  private int fluxJob() throws InterruptedException {
+    if (!pmixScheduler) {
+      throw new CliError("--flux-job: only with --pmix-scheduler", EXIT_USAGE);
+    }
+    if (connect == null || !connect.startsWith("local://") || connect.length() <= 8) {
+      throw new CliError(
+          "--flux-job: needs --connect local://PATH (a flux-core broker's local connector)",
+          EXIT_USAGE);
+    }
+    if (stateDir != null || dvm != null || curveCert != null || curveServerKey != null) {
+      throw new CliError(
+          "--flux-job: not with --state-dir, --dvm or CURVE keys (flux-core's job manager keeps"
+              + " the job)",
+          EXIT_USAGE);
+    }
+    if (dvmUriArg == null || dvmUriArg.isBlank()) {
+      throw new CliError(
+          "--dvm-uri: missing (expected: with --pmix-scheduler, file:PATH of prte --report-uri)",
+          EXIT_USAGE);
+    }
+    long job;
+    try {
+      job = ReallocRequests.jobId(fluxJob);
+    } catch (CliError e) {
+      throw new CliError("--flux-job: " + e.getMessage(), EXIT_USAGE);
+    }
+    io.fluxdrm.bridge.dvm.PmixSchedulerProvider provider =
+        PmixSchedulerLink.provider(
+            Runtime.version().feature(), Thread.currentThread().getContextClassLoader());
+    Reactor reactor = Reactor.start("fluxdrm-bridge");
+    FluxHandle h = null;
+    try {
+      h = FluxHandle.connect(reactor, connect, Daemon.START_TIMEOUT);
+      AutoCloseable link =
+          PmixSchedulerLink.startFluxJob(provider, reactor, h, job, Daemon.uid(), dvmUriArg);
+      return serve(reactor, h, link);
+    } catch (CliError e) {
+      if (h != null) {
+        h.close();
+      }
+      reactor.close();
+      throw e;
+    } catch (RpcException e) {
+      if (h != null) {
+        h.close();
+      }
+      reactor.close();
+      throw new CliError("--connect: " + connect + ": " + e.getMessage());
     }
   }
 

@@ -6,6 +6,9 @@ import io.fluxdrm.bridge.dvm.FluxScheduler;
 import io.fluxdrm.bridge.dvm.PmixSchedulerProvider;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.jobmanager.JobManager;
+import io.fluxdrm.rpc.JobId;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.ResourceSet;
@@ -102,6 +105,47 @@ final class PmixSchedulerLink implements AutoCloseable {
     Daemon.await(shell.start(schedHub), "the DVM job's shell", "");
     PmixAllocator allocator = PmixAllocator.create(shell);
     Daemon.await(allocator.start(schedHub), allocator.serviceName(), "");
+    return startProvider(provider, reactor, allocator, dvmUri, "the DVM's job " + id, r);
+  }
+
+  /**
+   * The PMIx scheduler of a DVM that runs as the running job {@code id} of a real flux-core
+   * instance reached by {@code flux} (D472): the job's R is read from flux-core ({@code
+   * job-info.lookup}), its shell plugin's requests go to flux-core's job manager, whose realloc
+   * jobtap plugin speaks the same protocol as fluxdrm's job manager (D470); nothing is registered
+   * on the broker but the allocator's {@code <uid>-pmix-<id>} service.
+   */
+  static PmixSchedulerLink startFluxJob(
+      PmixSchedulerProvider provider,
+      Reactor reactor,
+      FluxHandle flux,
+      long id,
+      int uid,
+      String dvmUri)
+      throws InterruptedException {
+    ObjectNode q = Json.object();
+    q.set("id", JobId.json(id));
+    q.putArray("keys").add("R");
+    q.put("flags", 0);
+    Message m =
+        ReallocClient.await(
+            flux.rpc(ReallocClient.LOOKUP_TOPIC, q), "job-info.lookup of " + JobId.f58(id) + " R");
+    ResourceSet r = ReallocRequests.jobR(m.json().get("R"));
+    ShellPlugin shell = ShellPlugin.create(id, uid, r);
+    reactor.runAndWait(() -> shell.attach(flux), Duration.ofSeconds(10));
+    PmixAllocator allocator = PmixAllocator.create(shell);
+    Daemon.await(allocator.start(flux), allocator.serviceName(), "");
+    return startProvider(provider, reactor, allocator, dvmUri, "the Flux job " + JobId.f58(id), r);
+  }
+
+  private static PmixSchedulerLink startProvider(
+      PmixSchedulerProvider provider,
+      Reactor reactor,
+      PmixAllocator allocator,
+      String dvmUri,
+      String what,
+      ResourceSet r)
+      throws InterruptedException {
     FluxScheduler.HandBack handBack =
         new FluxScheduler.HandBack() {
           @Override
@@ -129,9 +173,9 @@ final class PmixSchedulerLink implements AutoCloseable {
       throw new CliError("--pmix-scheduler: " + e.getMessage());
     }
     LOG.info(
-        "the DVM's job {}: {}; PMIx scheduler up: start prte --prtemca ras_pmix_system_scheduler 1"
+        "{}: {}; PMIx scheduler up: start prte --prtemca ras_pmix_system_scheduler 1"
             + " --prtemca prte_elastic_mode 1 --report-uri {} now",
-        id,
+        what,
         r.summary(),
         dvmUri.startsWith("file:") ? dvmUri.substring("file:".length()) : dvmUri);
     return new PmixSchedulerLink(s);
