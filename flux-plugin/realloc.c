@@ -12,6 +12,8 @@
  *            realloc-grow {alloc_id, R_delta_add} event is posted.
  *   job-manager.realloc_cancel {matchtag}
  *            cancels the sender's pending request (sched.realloc_cancel).
+ *   job-manager.realloc_reset {}  (the instance owner: a newly attached
+ *            scheduler) answers EAGAIN the requests the last one lost.
  *   job-manager.release {id, ranks | R, final: false}
  *            after a granted shrink: companions on those ranks are canceled
  *            and awaited, sched.free {id, R, final:false} is sent, the job's R
@@ -587,6 +589,10 @@ static void realloc_cb (flux_t *h, flux_msg_handler_t *mh,
                        strerror (errno));
         request_done (r);
     }
+    else
+        flux_log (h, LOG_INFO, "realloc: %s: sched.realloc sent (%s%s%s)",
+                  f58 (id, idbuf, sizeof (idbuf)), add ? "spec_add" : "",
+                  add && sub ? ", " : "", sub ? "spec_sub" : "");
 done:
     json_decref (fwd);
     json_decref (o);
@@ -711,6 +717,33 @@ static void cancel_cb (flux_t *h, flux_msg_handler_t *mh,
             return;
         }
     }
+}
+
+/* job-manager.realloc_reset (the instance owner: a scheduler that has just
+ * attached, before it serves sched.realloc): requests forwarded to the one
+ * before it are lost with it, so each is answered EAGAIN now, not never. */
+static void reset_cb (flux_t *h, flux_msg_handler_t *mh,
+                      const flux_msg_t *msg, void *arg)
+{
+    struct ctx *ctx = flux_plugin_aux_get (arg, "realloc::ctx");
+    struct request *r = ctx->pending, *next;
+    int n = 0;
+
+    for (; r; r = next) {
+        next = r->next;
+        if (!r->f || r->answer)
+            continue;
+        respond_error (h, r->msg, EAGAIN, "realloc: the scheduler restarted"
+                       " and lost this request (nothing was granted): ask"
+                       " again");
+        request_done (r);
+        n++;
+    }
+    if (n > 0)
+        flux_log (h, LOG_INFO, "realloc: a new scheduler: %d lost request(s)"
+                  " answered EAGAIN", n);
+    if (flux_respond_pack (h, msg, "{s:i}", "failed", n) < 0)
+        flux_log_error (h, "realloc: respond to realloc_reset");
 }
 
 /* job.validate: a companion names {job, alloc_id}; it runs on that grant. */
@@ -931,7 +964,7 @@ static const struct flux_plugin_handler tab[] = {
 /* A handler for a job-manager topic outside the plugin's own namespace (the
  * topics of fluxdrm's job-manager protocol), destroyed with the plugin. */
 static int register_topic (flux_plugin_t *p, const char *topic,
-                           flux_msg_handler_f cb)
+                           flux_msg_handler_f cb, uint32_t rolemask)
 {
     struct flux_match match = FLUX_MATCH_REQUEST;
     flux_msg_handler_t *mh;
@@ -943,7 +976,7 @@ static int register_topic (flux_plugin_t *p, const char *topic,
         flux_msg_handler_destroy (mh);
         return -1;
     }
-    flux_msg_handler_allow_rolemask (mh, FLUX_ROLE_USER);
+    flux_msg_handler_allow_rolemask (mh, rolemask);
     flux_msg_handler_start (mh);
     return 0;
 }
@@ -963,8 +996,11 @@ int flux_plugin_init (flux_plugin_t *p)
     if (flux_plugin_register (p, "realloc", tab) < 0
         || flux_jobtap_service_register_ex (p, NULL, FLUX_ROLE_USER,
                                             realloc_cb, p) < 0
-        || register_topic (p, "job-manager.realloc_cancel", cancel_cb) < 0
-        || register_topic (p, "job-manager.release", release_cb) < 0)
+        || register_topic (p, "job-manager.realloc_cancel", cancel_cb,
+                           FLUX_ROLE_USER) < 0
+        || register_topic (p, "job-manager.release", release_cb,
+                           FLUX_ROLE_USER) < 0
+        || register_topic (p, "job-manager.realloc_reset", reset_cb, 0) < 0)
         return -1;
     return 0;
 }

@@ -244,6 +244,23 @@ class FluxReallocPluginIT {
         JsonNode c = wait.response().get(60, TimeUnit.SECONDS).json();
         assertThat(c.path("type").asInt(-1)).as("%s", c).isEqualTo(2);
         assertThat(FluxLive.same(allocated(f), grown.union(f.kvsR(other)))).isTrue();
+
+        // the scheduler killed while a grow waits: the new one has the plugin answer it EAGAIN
+        int before = sentLines(f);
+        RpcCall lost = h.rpcCall("job-manager.realloc", realloc(job, "spec_add", 2), T);
+        lost.matchtag().get(60, TimeUnit.SECONDS);
+        // once the plugin has sent it on (its log line), the request is the scheduler's to lose
+        Wait.until(T, () -> sentLinesNow(f) > before);
+        f.sched.close();
+        f.startFluxdrm();
+        ExecutionException gone =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                ExecutionException.class, () -> lost.response().get(60, TimeUnit.SECONDS));
+        assertThat(gone.getCause()).isInstanceOf(RpcException.class);
+        assertThat(((RpcException) gone.getCause()).errnum()).isEqualTo(11);
+        assertThat(gone.getCause().getMessage()).contains("the scheduler restarted");
+        f.assertViewsAgree();
+        assertThat(FluxLive.same(allocated(f), grown.union(f.kvsR(other)))).isTrue();
         f.peer.ok("cancel", other);
         f.waitInactive(other);
 
@@ -307,6 +324,19 @@ class FluxReallocPluginIT {
       f.assertViewsAgree();
       assertThat(f.peer.ok("resource", "list", "-s", "free", "-no", "{nnodes}").strip())
           .isEqualTo("4");
+    }
+  }
+
+  /** How many "sched.realloc sent" lines the plugin has logged ({@code flux dmesg}). */
+  private static int sentLines(FluxLive f) throws Exception {
+    return (int) f.peer.ok("dmesg").lines().filter(l -> l.contains("sched.realloc sent")).count();
+  }
+
+  private static int sentLinesNow(FluxLive f) {
+    try {
+      return sentLines(f);
+    } catch (Exception e) {
+      throw new AssertionError(e);
     }
   }
 

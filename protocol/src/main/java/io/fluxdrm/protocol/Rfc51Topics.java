@@ -30,5 +30,12 @@ public final class Rfc51Topics {
       Rfc27Topics.JOB_MANAGER + "." + REALLOC_CANCEL_METHOD;
   public static final String JOB_MANAGER_RELEASE = Rfc27Topics.JOB_MANAGER + "." + RELEASE_METHOD;
 
+  /**
+   * Not RFC 51 (D473): a scheduler that has just attached to a flux-core instance tells the realloc
+   * jobtap plugin, before it serves {@code sched.realloc}, that the requests forwarded to the
+   * scheduler before it are lost; the plugin answers them EAGAIN.
+   */
+  public static final String JOB_MANAGER_REALLOC_RESET = Rfc27Topics.JOB_MANAGER + ".realloc_reset";
+
   private Rfc51Topics() {}
 }

@@ -3,6 +3,7 @@ package io.fluxdrm.sched.service;
 import io.fluxdrm.protocol.Rfc27Topics;
 import io.fluxdrm.protocol.Rfc51Topics;
 import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.hub.Hub;
@@ -51,6 +52,9 @@ public final class SchedService {
 
   /** The feasibility service and its one method (flux-core's {@code feasibility.check}). */
   private static final String FEASIBILITY = "feasibility";
+
+  /** How long the job manager may take to answer {@code job-manager.realloc_reset}. */
+  private static final Duration RESET_TIMEOUT = Duration.ofSeconds(30);
 
   private static final String FEASIBILITY_CHECK_METHOD = "check";
 
@@ -206,7 +210,8 @@ public final class SchedService {
     runner.attach(h, kvs);
     link.attach(h, kvs);
     CompletableFuture<Void> started = new CompletableFuture<>();
-    h.register(schedService())
+    (mode == Mode.ATTACHED ? resetReallocs(h) : CompletableFuture.<Void>completedFuture(null))
+        .thenCompose(v -> h.register(schedService()))
         .thenCompose(v -> h.register(feasibilityService()))
         .whenComplete(
             (v, err) -> {
@@ -229,6 +234,35 @@ public final class SchedService {
               }
             });
     return started;
+  }
+
+  /**
+   * Attached, before {@code sched} is served (D473): the realloc jobtap plugin of flux-core's job
+   * manager answers EAGAIN the requests it forwarded to the scheduler before this one, which are
+   * lost. Without the plugin (ENOSYS) or on any error, the start goes on; the error is logged.
+   */
+  private static CompletableFuture<Void> resetReallocs(FluxHandle h) {
+    return h.rpc(Rfc51Topics.JOB_MANAGER_REALLOC_RESET, Json.object(), RESET_TIMEOUT)
+        .handle(
+            (m, err) -> {
+              if (err == null) {
+                int n = m.json().path("failed").asInt(0);
+                if (n > 0) {
+                  LOG.info(
+                      "{}: {} request(s) lost with the last scheduler answered EAGAIN",
+                      Rfc51Topics.JOB_MANAGER_REALLOC_RESET,
+                      n);
+                }
+              } else {
+                RpcException e = DecisionRunner.asRpc(DecisionRunner.cause(err));
+                if (e.errnum() == Errno.ENOSYS) {
+                  LOG.debug("no realloc plugin in the job manager: {}", e.getMessage());
+                } else {
+                  LOG.warn("{}: {}", Rfc51Topics.JOB_MANAGER_REALLOC_RESET, e.getMessage());
+                }
+              }
+              return null;
+            });
   }
 
   /** RFC 6 disconnect: the sender's reallocs go; a job manager's allocs too, and the link. */
