@@ -115,6 +115,43 @@ final class FluxLive implements AutoCloseable {
     return out;
   }
 
+  /**
+   * A realloc request sent from Python ({@code flux python}) as a real client would: {@code TOPIC
+   * {KEY: JOB, "spec_add": SPEC}}, as the instance owner or, with {@code guest}, as uid 65534
+   * ({@code setpriv}); the answer, or {@code {"errno", "error"}} for an error response.
+   */
+  JsonNode pythonRealloc(String topic, String key, long job, String spec, boolean guest)
+      throws IOException {
+    String py =
+        "import flux, json, sys\n"
+            + "h = flux.Flux()\n"
+            + "try:\n"
+            + "    r = h.rpc(sys.argv[1], {sys.argv[2]: int(sys.argv[3]),"
+            + " 'spec_add': json.loads(sys.argv[4])}).get()\n"
+            + "    print(json.dumps(r))\n"
+            + "except OSError as e:\n"
+            + "    print(json.dumps({'errno': e.errno, 'error': e.strerror}))\n";
+    List<String> cmd = new ArrayList<>();
+    if (guest) {
+      cmd.addAll(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+    }
+    cmd.addAll(
+        List.of(
+            FluxPeer.fluxCommand().toString(),
+            "python",
+            "-c",
+            py,
+            topic,
+            key,
+            Long.toString(job),
+            spec));
+    FluxPeer.Result r = peer.exec(cmd);
+    if (r.status() != 0) {
+      throw new AssertionError(r.describe());
+    }
+    return JSON.readTree(r.out());
+  }
+
   /** The job's exception note, or null. */
   String exceptionNote(String id) throws IOException {
     for (String line : peer.ok("job", "eventlog", "--format=json", id).split("\n")) {

@@ -77,21 +77,6 @@ class FluxReallocPluginIT {
     return ResourceSet.fromJson(a.get("R"));
   }
 
-  /** The RPC error of a refused release. */
-  private static String releaseRefusal(FluxHandle h, ObjectNode p) {
-    try {
-      JsonNode a = h.rpc("job-manager.release", p, T).get(90, TimeUnit.SECONDS).json();
-      throw new AssertionError("expected an error response, got " + a);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RpcException r) {
-        return r.errnum() + ": " + r.getMessage();
-      }
-      throw new AssertionError(e);
-    } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
-      throw new AssertionError(e);
-    }
-  }
-
   private static long dec(FluxLive f, String id) throws Exception {
     return Long.parseLong(f.peer.ok("job", "id", "--to=dec", id).strip());
   }
@@ -100,10 +85,19 @@ class FluxReallocPluginIT {
     return h.rpc("job-manager.realloc", p, T).get(90, TimeUnit.SECONDS).json();
   }
 
-  /** The RPC error of a refused request: "errnum: text". */
+  /** The RPC error of a refused {@code job-manager.realloc}: "errnum: text". */
   private static String refusal(FluxHandle h, ObjectNode p) {
+    return refusal(h, "job-manager.realloc", p);
+  }
+
+  /** The RPC error of a refused {@code job-manager.release}. */
+  private static String releaseRefusal(FluxHandle h, ObjectNode p) {
+    return refusal(h, "job-manager.release", p);
+  }
+
+  private static String refusal(FluxHandle h, String topic, ObjectNode p) {
     try {
-      JsonNode a = h.rpc("job-manager.realloc", p, T).get(90, TimeUnit.SECONDS).json();
+      JsonNode a = h.rpc(topic, p, T).get(90, TimeUnit.SECONDS).json();
       throw new AssertionError("expected an error response, got " + a);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof RpcException r) {
@@ -359,37 +353,14 @@ class FluxReallocPluginIT {
       f.waitEvent(id, "start");
       long job = dec(f, id);
       String spec = Jobspecs.nodes(1, CORES, false).toString();
-      String py =
-          "import flux, json, sys\n"
-              + "h = flux.Flux()\n"
-              + "try:\n"
-              + "    r = h.rpc('job-manager.realloc', {'id': int(sys.argv[1]),"
-              + " 'spec_add': json.loads(sys.argv[2])}).get()\n"
-              + "    print(json.dumps(r))\n"
-              + "except OSError as e:\n"
-              + "    print(json.dumps({'errno': e.errno, 'error': e.strerror}))\n";
-      FluxPeer.Result guest =
-          f.peer.exec(
-              List.of(
-                  "setpriv",
-                  "--reuid=65534",
-                  "--regid=65534",
-                  "--clear-groups",
-                  FluxPeer.fluxCommand().toString(),
-                  "python",
-                  "-c",
-                  py,
-                  Long.toString(job),
-                  spec));
-      assertThat(guest.status()).as(guest.describe()).isZero();
-      JsonNode g = FluxLive.JSON.readTree(guest.out());
+      JsonNode g = f.pythonRealloc("job-manager.realloc", "id", job, spec, true);
       assertThat(g.path("errno").asInt()).as("%s", g).isEqualTo(1);
       assertThat(g.path("error").asText())
           .as("%s", g)
           .startsWith("realloc: user 65534 may not act on job ");
 
       // sched-simple has no sched.realloc: the owner's request is answered UNSUPPORTED
-      JsonNode u = FluxLive.JSON.readTree(f.peer.ok("python", "-c", py, Long.toString(job), spec));
+      JsonNode u = f.pythonRealloc("job-manager.realloc", "id", job, spec, false);
       assertThat(u.path("type").asInt(-1)).as("%s", u).isEqualTo(3);
       assertThat(events(f, id, "realloc-grow")).isEmpty();
       assertThat(f.peer.ok("resource", "list", "-s", "allocated", "-no", "{nnodes}").strip())

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -145,35 +144,11 @@ class FluxRfc51LiveIT {
       f.waitEvent(id, "start");
       long job = dec(f, id);
       String spec = Jobspecs.nodes(1, 4, false).toString();
-      String py =
-          "import flux, json, sys\n"
-              + "h = flux.Flux()\n"
-              + "try:\n"
-              + "    r = h.rpc('sched.realloc', {'job_id': int(sys.argv[1]),"
-              + " 'spec_add': json.loads(sys.argv[2])}).get()\n"
-              + "    print(json.dumps(r))\n"
-              + "except OSError as e:\n"
-              + "    print(json.dumps({'errno': e.errno, 'error': e.strerror}))\n";
-      JsonNode owner =
-          FluxLive.JSON.readTree(f.peer.ok("python", "-c", py, Long.toString(job), spec));
+      JsonNode owner = f.pythonRealloc("sched.realloc", "job_id", job, spec, false);
       assertThat(owner.path("type").asInt(-1)).as("%s", owner).isZero();
       assertThat(ResourceSet.fromJson(owner.get("R_delta_add")).ranks().count()).isEqualTo(1);
 
-      FluxPeer.Result guest =
-          f.peer.exec(
-              List.of(
-                  "setpriv",
-                  "--reuid=65534",
-                  "--regid=65534",
-                  "--clear-groups",
-                  FluxPeer.fluxCommand().toString(),
-                  "python",
-                  "-c",
-                  py,
-                  Long.toString(job),
-                  spec));
-      assertThat(guest.status()).as(guest.describe()).isZero();
-      JsonNode g = FluxLive.JSON.readTree(guest.out());
+      JsonNode g = f.pythonRealloc("sched.realloc", "job_id", job, spec, true);
       assertThat(g.path("errno").asInt()).as("%s", g).isEqualTo(1);
       assertThat(g.path("error").asText())
           .as("%s", g)

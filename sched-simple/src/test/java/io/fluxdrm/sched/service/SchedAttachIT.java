@@ -87,6 +87,32 @@ class SchedAttachIT {
         .get(5, TimeUnit.SECONDS);
   }
 
+  /** The instance's handle, the scheduler's handle and its service, once online. */
+  private record Attached(FluxHandle flux, FluxHandle sched, SchedService svc) {}
+
+  /** Serves the instance on a handle of its own, then starts an attached scheduler on another. */
+  private static Attached attach(
+      Reactor reactor,
+      FakeFluxBroker broker,
+      ResourceSet pool,
+      Map<String, String> kvs,
+      List<String> order)
+      throws Exception {
+    FluxHandle flux = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+    serveInstance(flux, pool, kvs, order);
+    Attached a = attach(reactor, broker);
+    return new Attached(flux, a.sched(), a.svc());
+  }
+
+  /** Starts an attached scheduler on a handle of its own and waits until it is online. */
+  private static Attached attach(Reactor reactor, FakeFluxBroker broker) throws Exception {
+    FluxHandle h = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
+    SchedService svc = SchedService.attached().build();
+    reactor.execute(() -> svc.start(h));
+    Wait.until(Duration.ofSeconds(10), () -> svc.online().isDone());
+    return new Attached(null, h, svc);
+  }
+
   @Test
   void attach_wholeSequence_helloFromKvsAndCommitBeforeAnswer(@TempDir Path dir) throws Exception {
     ResourceSet pool =
@@ -155,12 +181,9 @@ class SchedAttachIT {
     kvs.put(key, runningR.toString());
     try (FakeFluxBroker broker = FakeFluxBroker.start(dir, FakeFluxBroker.Options.defaults());
         Reactor reactor = Reactor.start("attach-grow-it")) {
-      FluxHandle flux = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
-      serveInstance(flux, pool, kvs, order);
-      FluxHandle first = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
-      SchedService svc = SchedService.attached().build();
-      reactor.execute(() -> svc.start(first));
-      Wait.until(Duration.ofSeconds(10), () -> svc.online().isDone());
+      Attached a = attach(reactor, broker, pool, kvs, order);
+      FluxHandle flux = a.flux();
+      FluxHandle first = a.sched();
       order.clear();
 
       ObjectNode grow = Json.object().put("job_id", RUNNING);
@@ -180,10 +203,9 @@ class SchedAttachIT {
 
       first.close();
       Wait.until(Duration.ofSeconds(10), () -> !broker.hasService("sched"));
-      FluxHandle second = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
-      SchedService restarted = SchedService.attached().build();
-      reactor.execute(() -> restarted.start(second));
-      Wait.until(Duration.ofSeconds(10), () -> restarted.online().isDone());
+      Attached b = attach(reactor, broker);
+      FluxHandle second = b.sched();
+      SchedService restarted = b.svc();
       assertThat(allocated(flux))
           .as("a restarted scheduler rebuilds the grown job, so the grown rank is not free")
           .isEqualTo("rank[0-1]/core[0-3]");
@@ -212,12 +234,9 @@ class SchedAttachIT {
     kvs.put(key, runningR.toString());
     try (FakeFluxBroker broker = FakeFluxBroker.start(dir, FakeFluxBroker.Options.defaults());
         Reactor reactor = Reactor.start("attach-shrink-it")) {
-      FluxHandle flux = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
-      serveInstance(flux, pool, kvs, order);
-      FluxHandle first = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
-      SchedService svc = SchedService.attached().build();
-      reactor.execute(() -> svc.start(first));
-      Wait.until(Duration.ofSeconds(10), () -> svc.online().isDone());
+      Attached a = attach(reactor, broker, pool, kvs, order);
+      FluxHandle flux = a.flux();
+      FluxHandle first = a.sched();
       assertThat(allocated(flux)).isEqualTo("rank[0-1]/core[0-3]");
       order.clear();
 
@@ -250,10 +269,9 @@ class SchedAttachIT {
 
       first.close();
       Wait.until(Duration.ofSeconds(10), () -> !broker.hasService("sched"));
-      FluxHandle second = FluxHandle.connect(reactor, broker.uri(), Duration.ofSeconds(5));
-      SchedService restarted = SchedService.attached().build();
-      reactor.execute(() -> restarted.start(second));
-      Wait.until(Duration.ofSeconds(10), () -> restarted.online().isDone());
+      Attached b = attach(reactor, broker);
+      FluxHandle second = b.sched();
+      SchedService restarted = b.svc();
       assertThat(allocated(flux))
           .as("a restarted scheduler rebuilds the shrunk job: the released rank stays free")
           .isEqualTo("rank0/core[0-3]");
