@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -340,6 +342,72 @@ class FluxReallocPluginIT {
       return allocated(f);
     } catch (Exception e) {
       throw new AssertionError(e);
+    }
+  }
+
+  /** {@code fluxdrm realloc ARGS} as a process of its own, with flux's bin first on PATH. */
+  private static FluxPeer.Result fluxdrmRealloc(FluxLive f, String... args) throws Exception {
+    List<String> cmd =
+        new java.util.ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Main.class.getName(),
+                "realloc"));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(f.dir.toFile());
+    pb.environment().putAll(f.peer.env());
+    Path out = Files.createTempFile(f.dir, "realloc", ".out");
+    Path err = Files.createTempFile(f.dir, "realloc", ".err");
+    Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    p.getOutputStream().close();
+    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("fluxdrm realloc ends").isTrue();
+    return new FluxPeer.Result(p.exitValue(), Files.readString(out), Files.readString(err));
+  }
+
+  /** The path a user takes: {@code fluxdrm realloc} against the instance, as the job's user. */
+  @Test
+  void fluxdrmRealloc_growWithACommand_releaseByAllocId_denyExits1() throws Exception {
+    try (FluxLive f = instance(dir, null)) {
+      f.startFluxdrm();
+      ReallocPlugin.load(f.peer);
+      String id = f.submit("-N1", "sleep", "600");
+      f.waitEvent(id, "start");
+      ResourceSet original = f.kvsR(id);
+
+      FluxPeer.Result g =
+          fluxdrmRealloc(f, "grow", id, "-N1", "-c", "2", "--", "flux", "getattr", "rank");
+      assertThat(g.status()).as(g.describe()).isZero();
+      Matcher m = Pattern.compile("alloc_id=(\\d+) granted=rank(\\d+)/").matcher(g.out());
+      assertThat(m.find()).as(g.describe()).isTrue();
+      String allocId = m.group(1);
+      String rank = m.group(2);
+      Matcher c = Pattern.compile("companion=(\\S+)").matcher(g.out());
+      assertThat(c.find()).as(g.describe()).isTrue();
+      assertThat(f.waitInactive(c.group(1))).isEqualTo("COMPLETED");
+      assertThat(f.peer.ok("job", "attach", c.group(1)).strip()).isEqualTo(rank);
+      assertThat(f.kvsR(id).ranks().toString()).contains(rank);
+      f.assertViewsAgree();
+
+      FluxPeer.Result d = fluxdrmRealloc(f, "grow", id, "-N", "5");
+      assertThat(d.status()).as(d.describe()).isEqualTo(1);
+      assertThat(d.err()).startsWith("fluxdrm realloc grow: denied: ");
+
+      FluxPeer.Result r = fluxdrmRealloc(f, "release", id, "--alloc-id", allocId, "--json");
+      assertThat(r.status()).as(r.describe()).isZero();
+      List<String> answers = r.out().lines().toList();
+      assertThat(answers).hasSize(2);
+      assertThat(FluxLive.JSON.readTree(answers.get(0)).path("type").asInt(-1)).isZero();
+      assertThat(
+              FluxLive.same(
+                  ResourceSet.fromJson(FluxLive.JSON.readTree(answers.get(1)).get("R")), original))
+          .isTrue();
+      assertThat(FluxLive.same(f.kvsR(id), original)).isTrue();
+      f.assertViewsAgree();
+      f.peer.ok("cancel", id);
+      f.waitInactive(id);
+      Wait.until(T, () -> allocatedNow(f).isEmpty());
     }
   }
 
