@@ -183,6 +183,16 @@ public final class LocalHubListener implements AutoCloseable {
   }
 
   private void listen() {
+    // issue 29, finding 1: a socket some server still listens on is never taken over (the other
+    // server would go on running, unreachable); only a stale one, which refuses connections, is
+    // replaced
+    if (Files.exists(socket, LinkOption.NOFOLLOW_LINKS) && answers(socket)) {
+      throw new RpcException(
+          Errno.EEXIST,
+          socket
+              + ": a server is listening there (expected: no socket, or a stale one; stop that"
+              + " server or listen elsewhere)");
+    }
     try {
       Files.deleteIfExists(socket);
       server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
@@ -192,6 +202,15 @@ public final class LocalHubListener implements AutoCloseable {
     }
     reactor.registerListener(server, socket.toString(), this::accept);
     reactor.own(closer);
+  }
+
+  /** Whether something accepts connections on the socket {@code p}. */
+  private static boolean answers(Path p) {
+    try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(p))) {
+      return probe.isConnected();
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static boolean isSocket(Path p) {

@@ -99,6 +99,38 @@ class LocalHubIT {
         .hasMessageEndingWith(": mode rwxr-xr-x (expected: rwx------)");
   }
 
+  /** Issue 29, finding 1: a second listener on a live socket is refused; the first serves on. */
+  @Test
+  void listen_socketInUse_eexist_theFirstKeepsItsSocketAndServes() throws Exception {
+    listen(LocalHubListener.Options.defaults());
+    Object inode = Files.getAttribute(listener.socket(), "unix:ino");
+    assertThatThrownBy(
+            () ->
+                LocalHubListener.start(
+                    hub, reactor, tmp.resolve("run"), LocalHubListener.Options.defaults()))
+        .isInstanceOfSatisfying(
+            RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EEXIST))
+        .hasMessageContaining(": a server is listening there");
+    assertThat(Files.getAttribute(listener.socket(), "unix:ino")).isEqualTo(inode);
+    assertHubServes();
+  }
+
+  /** A socket left by a server that is gone (it refuses connections) is replaced. */
+  @Test
+  void listen_staleSocket_replaced() throws Exception {
+    Path run =
+        Files.createDirectory(
+            tmp.resolve("run"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    try (java.nio.channels.ServerSocketChannel gone =
+        java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+      gone.bind(java.net.UnixDomainSocketAddress.of(run.resolve("local")));
+    }
+    assertThat(Files.exists(run.resolve("local"))).as("a stale socket").isTrue();
+    listen(LocalHubListener.Options.defaults());
+    assertHubServes();
+  }
+
   @Test
   void rpc_betweenUnixClients_responseAndStream() throws Exception {
     listen(LocalHubListener.Options.defaults());
