@@ -640,11 +640,20 @@ class ReallocCommandTest {
     CompletableFuture<CliRun> f = start("release", F58, "--ranks", "1", "--uri", broker.uri());
     nextRealloc().respond(released(25, r("1", "0-3", "n1")));
     ServiceRequest rel = nextRelease(f, "1");
-    CompletableFuture<Void> hookDone =
-        CompletableFuture.runAsync(interruptHook.get(60, TimeUnit.SECONDS));
+    // Ctrl-C while the release waits: the hook records it, then holds until the command reported;
+    // the answer goes out only once the hook is holding (a state polled with a deadline), so the
+    // interrupt is seen before the answer whatever the machine's load
+    Thread hook = new Thread(interruptHook.get(60, TimeUnit.SECONDS), "test-interrupt");
+    hook.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (hook.getState() != Thread.State.TIMED_WAITING) {
+      assertThat(System.nanoTime() - deadline).as("the hook holds within 60 s").isNegative();
+      Thread.onSpinWait();
+    }
     rel.respond(jobRAfterRelease());
     CliRun run = done(f);
-    hookDone.get(60, TimeUnit.SECONDS);
+    hook.join(TimeUnit.SECONDS.toMillis(60));
+    assertThat(hook.isAlive()).as("the hook ends once the command reported").isFalse();
     assertThat(cancels).as("a release has no cancel").isEmpty();
     assertThat(run.out()).isEqualTo("alloc_id=25 released=rank1/core[0-3] hosts=n1\n");
     run.assertOneLineError("interrupted after the answer; the command went on to its end", 130);
