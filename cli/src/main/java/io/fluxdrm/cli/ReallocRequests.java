@@ -21,7 +21,6 @@ import io.fluxdrm.rset.RsetException;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,56 +57,21 @@ final class ReallocRequests {
 
   // ---- arguments ---------------------------------------------------------------------------
 
-  private static final String F58_ALPHABET =
-      "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-  private static final BigInteger UINT64_MAX =
-      BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
-
   /**
-   * A job id in one of RFC 19's forms: F58 ({@code ƒ...}, or {@code f...}; a {@code ƒ} that a
-   * non-UTF-8 locale turned into two replacement characters is taken too), decimal, {@code 0x} hex,
-   * dotted hex, or {@code job.} dotted hex (the KVS form).
+   * A job id in one of RFC 19's forms ({@link JobId#parse}).
    *
    * @throws CliError status 2 for anything else
    */
   static long jobId(String s) {
-    String t = s.strip();
     try {
-      if (t.matches("[0-9]{1,20}")) {
-        return Long.parseUnsignedLong(t);
-      }
-      if (t.matches("0x[0-9a-fA-F]{1,16}")) {
-        return Long.parseUnsignedLong(t.substring(2), 16);
-      }
-      if (t.matches("(job\\.)?[0-9a-f]{4}(\\.[0-9a-f]{4}){3}")) {
-        return Long.parseUnsignedLong(t.replace("job.", "").replace(".", ""), 16);
-      }
-      String digits = null;
-      if (t.startsWith("\u0192")) {
-        digits = t.substring(1);
-      } else if (t.startsWith("\ufffd\ufffd")) {
-        digits = t.substring(2);
-      } else if (t.startsWith("f")) {
-        digits = t.substring(1);
-      }
-      if (digits != null && !digits.isEmpty() && digits.length() <= 11) {
-        BigInteger v = BigInteger.ZERO;
-        for (int i = 0; i < digits.length() && v != null; i++) {
-          int d = F58_ALPHABET.indexOf(digits.charAt(i));
-          v = d < 0 ? null : v.multiply(BigInteger.valueOf(58)).add(BigInteger.valueOf(d));
-        }
-        if (v != null && v.compareTo(UINT64_MAX) <= 0) {
-          return v.longValue();
-        }
-      }
-    } catch (NumberFormatException e) {
-      // out of range: the message below
+      return JobId.parse(s);
+    } catch (IllegalArgumentException e) {
+      throw usage(
+          "JOBID: \""
+              + s
+              + "\" (expected: a job id such as \u0192A1b2C3d, fA1b2C3d, 1234, 0x4d2 or"
+              + " 0000.0000.0000.04d2)");
     }
-    throw usage(
-        "JOBID: \""
-            + s
-            + "\" (expected: a job id such as \u0192A1b2C3d, fA1b2C3d, 1234, 0x4d2 or"
-            + " 0000.0000.0000.04d2)");
   }
 
   private static final Pattern FSD =

@@ -38,6 +38,50 @@ public final class JobId {
     return b.reverse().toString();
   }
 
+  /**
+   * A job id from its text in one of RFC 19's forms, as {@code flux job id} reads them: F58 ({@code
+   * ƒ...}, or {@code f...}; a {@code ƒ} that a non-UTF-8 locale turned into two replacement
+   * characters is taken too), decimal, {@code 0x} hex, dotted hex, or {@code job.} dotted hex (the
+   * KVS form); surrounding white space is ignored.
+   *
+   * @throws IllegalArgumentException for anything else, or an id over 64 bits
+   */
+  public static long parse(String s) {
+    String t = s.strip();
+    try {
+      if (t.matches("[0-9]{1,20}")) {
+        return Long.parseUnsignedLong(t);
+      }
+      if (t.matches("0x[0-9a-fA-F]{1,16}")) {
+        return Long.parseUnsignedLong(t.substring(2), 16);
+      }
+      if (t.matches("(job\\.)?[0-9a-f]{4}(\\.[0-9a-f]{4}){3}")) {
+        return Long.parseUnsignedLong(t.replace("job.", "").replace(".", ""), 16);
+      }
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("job id out of range: " + s, e);
+    }
+    String digits = null;
+    if (t.startsWith("\u0192")) {
+      digits = t.substring(1);
+    } else if (t.startsWith("\ufffd\ufffd")) {
+      digits = t.substring(2);
+    } else if (t.startsWith("f")) {
+      digits = t.substring(1);
+    }
+    if (digits != null && !digits.isEmpty() && digits.length() <= 11) {
+      BigInteger v = BigInteger.ZERO;
+      for (int i = 0; i < digits.length() && v != null; i++) {
+        int d = ALPHABET.indexOf(digits.charAt(i));
+        v = d < 0 ? null : v.multiply(BigInteger.valueOf(58)).add(BigInteger.valueOf(d));
+      }
+      if (v != null && v.compareTo(UINT64_MAX) <= 0) {
+        return v.longValue();
+      }
+    }
+    throw new IllegalArgumentException("not a job id: " + s);
+  }
+
   /** 16 hex digits in groups of four, as flux-core's KVS job keys: {@code 0000.0005.4f00.0000}. */
   public static String dothex(long id) {
     String h = String.format("%016x", id);

@@ -63,4 +63,29 @@ class JobIdTest {
     assertThatThrownBy(() -> JobId.read(JSON.readTree("\"7\""), "/id"))
         .hasMessage("/id: \"7\" (expected: an integer from 0 to 18446744073709551615)");
   }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"0", "1", "2147483648", "9223372036854775808", "18446744073709551615"})
+  void parse_everyFormOfAnId_roundTrips(String text) {
+    long id = Long.parseUnsignedLong(text);
+    assertThat(JobId.parse(text)).isEqualTo(id);
+    assertThat(JobId.parse(JobId.f58(id))).isEqualTo(id);
+    assertThat(JobId.parse(" " + JobId.f58plain(id) + "\n")).isEqualTo(id);
+    assertThat(JobId.parse(JobId.dothex(id))).isEqualTo(id);
+    assertThat(JobId.parse("job." + JobId.dothex(id))).isEqualTo(id);
+    assertThat(JobId.parse("0x" + Long.toHexString(id))).isEqualTo(id);
+  }
+
+  @Test
+  void parse_notAnId_orOver64Bits_illegalArgument() {
+    for (String bad :
+        new String[] {"", "f", "\u0192", "fl0", "18446744073709551616", "-1", "0x", "jobid"}) {
+      assertThatThrownBy(() -> JobId.parse(bad))
+          .as(bad)
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    // 58^11 - 1 is over 64 bits
+    assertThatThrownBy(() -> JobId.parse("fzzzzzzzzzzz"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }
