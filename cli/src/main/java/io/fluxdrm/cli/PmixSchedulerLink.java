@@ -7,8 +7,6 @@ import io.fluxdrm.bridge.dvm.PmixSchedulerProvider;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.jobmanager.JobManager;
 import io.fluxdrm.rpc.JobId;
-import io.fluxdrm.rpc.Json;
-import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.ResourceSet;
@@ -123,14 +121,7 @@ final class PmixSchedulerLink implements AutoCloseable {
       int uid,
       String dvmUri)
       throws InterruptedException {
-    ObjectNode q = Json.object();
-    q.set("id", JobId.json(id));
-    q.putArray("keys").add("R");
-    q.put("flags", 0);
-    Message m =
-        ReallocClient.await(
-            flux.rpc(ReallocClient.LOOKUP_TOPIC, q), "job-info.lookup of " + JobId.f58(id) + " R");
-    ResourceSet r = ReallocRequests.jobR(m.json().get("R"));
+    ResourceSet r = ReallocRequests.jobR(ReallocClient.lookup(flux, id, "R"));
     ShellPlugin shell = ShellPlugin.create(id, uid, r);
     reactor.runAndWait(() -> shell.attach(flux), Duration.ofSeconds(10));
     PmixAllocator allocator = PmixAllocator.create(shell);

@@ -129,20 +129,7 @@ final class ReallocClient {
 
     /** One key of the job's {@code job-info.lookup}, as the service answers it. */
     JsonNode lookup(long job, String key) throws InterruptedException {
-      ObjectNode p = Json.object();
-      p.set("id", JobId.json(job));
-      p.putArray("keys").add(key);
-      p.put("flags", 0);
-      Message m =
-          await(
-              h.rpc(LOOKUP_TOPIC, p, RPC_TIMEOUT),
-              LOOKUP_TOPIC + " of " + JobId.f58(job) + " " + key);
-      JsonNode v = m.json().get(key);
-      if (v == null) {
-        throw new CliError(
-            LOOKUP_TOPIC + ": no \"" + key + "\" in the answer for job " + JobId.f58(job));
-      }
-      return v;
+      return ReallocClient.lookup(h, job, key);
     }
 
     /**
@@ -181,6 +168,27 @@ final class ReallocClient {
       h.close();
       reactor.close();
     }
+  }
+
+  /**
+   * One key of job {@code job}'s {@code job-info.lookup} on {@code h}, as flux-core answers it (its
+   * stored value: a JSON string for {@code R}, JSON lines for {@code eventlog}).
+   */
+  static JsonNode lookup(FluxHandle h, long job, String key) throws InterruptedException {
+    ObjectNode p = Json.object();
+    p.set("id", JobId.json(job));
+    p.putArray("keys").add(key);
+    p.put("flags", 0);
+    Message m =
+        await(
+            h.rpc(LOOKUP_TOPIC, p, RPC_TIMEOUT),
+            LOOKUP_TOPIC + " of " + JobId.f58(job) + " " + key);
+    JsonNode v = m.json().get(key);
+    if (v == null) {
+      throw new CliError(
+          LOOKUP_TOPIC + ": no \"" + key + "\" in the answer for job " + JobId.f58(job));
+    }
+    return v;
   }
 
   /** A sent request, until its outcome is reported. */
