@@ -90,6 +90,17 @@ public final class Layouts {
               JAVA_LONG.withName("ninfo"))
           .withName("pmix_app_t");
 
+  /** {@code pmix_query_t}: {@code char **keys; pmix_info_t *qualifiers; size_t nqual;}. */
+  public static final StructLayout QUERY =
+      MemoryLayout.structLayout(
+              ADDRESS.withName("keys"), ADDRESS.withName("qualifiers"), JAVA_LONG.withName("nqual"))
+          .withName("pmix_query_t");
+
+  /** The offset of a field of {@link #QUERY}. */
+  static long queryOffset(String field) {
+    return QUERY.byteOffset(PathElement.groupElement(field));
+  }
+
   /** Number of function pointers in {@code pmix_server_module_t} (OpenPMIx 7: 32). */
   public static final int SERVER_MODULE_SLOTS = 32;
 
@@ -167,6 +178,10 @@ public final class Layouts {
     for (String f : new String[] {"cmd", "argv", "env", "cwd", "maxprocs", "info", "ninfo"}) {
       off(m, APP, f);
     }
+    size(m, QUERY);
+    for (String f : new String[] {"keys", "qualifiers", "nqual"}) {
+      off(m, QUERY, f);
+    }
     m.put("sizeof.pmix_server_module_t", Long.toString(SERVER_MODULE.byteSize()));
     m.put(
         "offsetof.pmix_server_module_t.allocate",
@@ -238,6 +253,10 @@ public final class Layouts {
     m.put("key.PMIX_SESSION_COMPLETE", PmixKey.PMIX_SESSION_COMPLETE);
     m.put("key.PMIX_SESSION_TERMINATE", PmixKey.PMIX_SESSION_TERMINATE);
     m.put("key.PMIX_SESSION_ID", PmixKey.PMIX_SESSION_ID);
+    m.put("key.PMIX_QUERY_ALLOCATION", NativeKeys.QUERY_ALLOCATION);
+    m.put("key.PMIX_NODE_INFO", NativeKeys.NODE_INFO);
+    m.put("key.PMIX_HOSTNAME", NativeKeys.HOSTNAME);
+    m.put("key.PMIX_TOPOLOGY_INDEX", NativeKeys.TOPOLOGY_INDEX);
     return m;
   }
 

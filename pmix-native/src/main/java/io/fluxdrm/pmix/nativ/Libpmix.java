@@ -75,6 +75,7 @@ public final class Libpmix {
   final MethodHandle toolFinalize;
   final MethodHandle allocationRequestNb;
   final MethodHandle sessionControl;
+  final MethodHandle queryInfoNb;
   final MethodHandle registerEventHandler;
   final MethodHandle deregisterEventHandler;
   final MethodHandle notifyEvent;
@@ -123,6 +124,11 @@ public final class Libpmix {
             "PMIx_Notify_event",
             FunctionDescriptor.of(
                 JAVA_INT, JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
+    queryInfoNb =
+        down(
+            lib,
+            "PMIx_Query_info_nb",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
     spawnNb =
         down(
             lib,

@@ -145,6 +145,40 @@ public final class NativeDvmPort implements DvmPort {
                     token));
   }
 
+  /**
+   * {@code PMIx_Query_info} of one query: {@code keys} with {@code qualifiers}. Not a call of the
+   * {@link DvmPort}: only the scheduler's agent asks the DVM what it holds ({@link DvmPool}).
+   *
+   * @param keys the query's keys
+   * @param qualifiers its qualifiers
+   * @return the status and the results
+   */
+  public CompletionStage<StatusInfos> query(List<String> keys, List<Info> qualifiers) {
+    String what = "PMIx_Query_info " + keys;
+    return infoCall(
+        what,
+        (arena, token) -> {
+          MemorySegment argv =
+              arena.allocate(java.lang.foreign.ValueLayout.ADDRESS, keys.size() + 1);
+          for (int i = 0; i < keys.size(); i++) {
+            argv.setAtIndex(
+                java.lang.foreign.ValueLayout.ADDRESS, i, arena.allocateFrom(keys.get(i)));
+          }
+          argv.setAtIndex(java.lang.foreign.ValueLayout.ADDRESS, keys.size(), MemorySegment.NULL);
+          MemorySegment q = arena.allocate(Layouts.QUERY);
+          q.set(java.lang.foreign.ValueLayout.ADDRESS, Layouts.queryOffset("keys"), argv);
+          q.set(
+              java.lang.foreign.ValueLayout.ADDRESS,
+              Layouts.queryOffset("qualifiers"),
+              qualifiers.isEmpty() ? MemorySegment.NULL : NativeInfos.write(arena, qualifiers));
+          q.set(
+              java.lang.foreign.ValueLayout.JAVA_LONG,
+              Layouts.queryOffset("nqual"),
+              (long) qualifiers.size());
+          return (int) lib.queryInfoNb.invokeExact(q, 1L, Callbacks.INFO_CB, token);
+        });
+  }
+
   @Override
   public CompletionStage<StatusInfos> sessionControl(long sessionId, List<Info> directives) {
     String what = "PMIx_Session_control " + Long.toUnsignedString(sessionId);

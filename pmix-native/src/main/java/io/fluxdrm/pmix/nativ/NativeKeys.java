@@ -27,4 +27,16 @@ public final class NativeKeys {
 
   /** {@code PMIX_EVENT_HDLR_NAME} (string): a handler's name. */
   public static final String EVENT_HDLR_NAME = "pmix.evname";
+
+  /** {@code PMIX_QUERY_ALLOCATION} (query key): the nodes the DVM knows, one node info each. */
+  public static final String QUERY_ALLOCATION = "pmix.query.allc";
+
+  /** {@code PMIX_NODE_INFO}: one node of a {@code PMIX_QUERY_ALLOCATION} answer (info array). */
+  public static final String NODE_INFO = "pmix.node.info";
+
+  /** {@code PMIX_HOSTNAME} (string): a node's name. */
+  public static final String HOSTNAME = "pmix.hname";
+
+  /** {@code PMIX_TOPOLOGY_INDEX} (int): present once the node's daemon reported its topology. */
+  public static final String TOPOLOGY_INDEX = "pmix.topo.index";
 }

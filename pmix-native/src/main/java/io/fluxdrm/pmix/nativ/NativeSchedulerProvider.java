@@ -30,7 +30,9 @@ public final class NativeSchedulerProvider implements PmixSchedulerProvider {
       throws Exception {
     ShrinkAgent agent = new ShrinkAgent(dvmUri, System.getProperty("java.class.path"), loop);
     PmixScheduler[] up = new PmixScheduler[1];
-    PrrteScheduler sched = new PrrteScheduler(allocator, handBack, agent, () -> up[0].port());
+    PrrteScheduler sched =
+        new PrrteScheduler(
+            allocator, handBack, agent, () -> up[0].port(), loop, PrrteScheduler.grantTimeout());
     PmixScheduler pmix;
     try {
       pmix =

@@ -10,6 +10,7 @@ import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.StatusInfos;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,6 +19,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,6 +84,16 @@ public final class PrrteScheduler implements SchedulerUpcalls {
      * @param code {@code PMIX_DVM_IS_READY} or {@code PMIX_ERR_DVM_MOD}
      */
     default void notify(PmixProc target, String reqId, int code) {}
+
+    /**
+     * The nodes of the DVM's pool (D476), host to whether its daemon reported in.
+     *
+     * @return the pool; fails when the agent cannot ask
+     */
+    default CompletionStage<Map<String, Boolean>> pool() {
+      return CompletableFuture.failedFuture(
+          new UnsupportedOperationException("this agent cannot query the DVM"));
+    }
   }
 
   /** Node lists of the grants, by {@code PMIX_ALLOC_ID}. */
@@ -101,6 +114,20 @@ public final class PrrteScheduler implements SchedulerUpcalls {
 
   private final List<String> freed = new ArrayList<>();
 
+  /** Grants PRRTE did not apply, handed back to Flux (D476). */
+  private final List<String> dropped = new ArrayList<>();
+
+  /** How long PRRTE has to apply a grant, a daemon on each of its nodes, in seconds (D476). */
+  public static final String GRANT_TIMEOUT_PROPERTY = "fluxdrm.prrte.grant-timeout";
+
+  /** {@link #GRANT_TIMEOUT_PROPERTY}'s default. */
+  public static final Duration DEFAULT_GRANT_TIMEOUT = Duration.ofSeconds(60);
+
+  /** Where the grants' checks run (the reactor); null: grants are not watched. */
+  private final Executor reactor;
+
+  private final Duration grantTimeout;
+
   /**
    * The scheduler.
    *
@@ -118,6 +145,183 @@ public final class PrrteScheduler implements SchedulerUpcalls {
     this.handBack = Objects.requireNonNull(handBack, "handBack");
     this.shrinker = Objects.requireNonNull(shrinker, "shrinker");
     this.down = Objects.requireNonNull(down, "down");
+    this.reactor = null;
+    this.grantTimeout = DEFAULT_GRANT_TIMEOUT;
+  }
+
+  /**
+   * The scheduler, watching that PRRTE applies each grant (D476): within {@code grantTimeout} a
+   * daemon must run on each of its nodes (the agent asks PRRTE for its pool), else the nodes PRRTE
+   * did not take are handed back to Flux; the requester of an EXTEND of its own session, to which
+   * PRRTE sends no second phase, is sent {@code PMIX_DVM_IS_READY} (or {@code PMIX_ERR_DVM_MOD}).
+   *
+   * @param allocator the allocation side (a {@code PmixAllocator})
+   * @param handBack gives released nodes back to Flux
+   * @param shrinker the shrink agent, which also asks PRRTE for its pool
+   * @param down the scheduler's own way down to the DVM (its session controls)
+   * @param reactor where everything of this scheduler runs
+   * @param grantTimeout how long PRRTE has to apply a grant
+   */
+  public PrrteScheduler(
+      FluxScheduler.Allocator allocator,
+      FluxScheduler.HandBack handBack,
+      Shrinker shrinker,
+      Supplier<DvmPort> down,
+      Executor reactor,
+      Duration grantTimeout) {
+    this.allocator = Objects.requireNonNull(allocator, "allocator");
+    this.handBack = Objects.requireNonNull(handBack, "handBack");
+    this.shrinker = Objects.requireNonNull(shrinker, "shrinker");
+    this.down = Objects.requireNonNull(down, "down");
+    this.reactor = Objects.requireNonNull(reactor, "reactor");
+    this.grantTimeout = Objects.requireNonNull(grantTimeout, "grantTimeout");
+  }
+
+  /** {@link #GRANT_TIMEOUT_PROPERTY} (whole seconds, at least 1), or its default. */
+  public static Duration grantTimeout() {
+    String v = System.getProperty(GRANT_TIMEOUT_PROPERTY);
+    if (v == null) {
+      return DEFAULT_GRANT_TIMEOUT;
+    }
+    try {
+      long s = Long.parseLong(v.strip());
+      if (s >= 1) {
+        return Duration.ofSeconds(s);
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException(
+        GRANT_TIMEOUT_PROPERTY + "=" + v + ": not a whole number of seconds (expected: 1 or more)");
+  }
+
+  /**
+   * A grant being checked: its requester, ids, node list, whether fluxdrm relays its second phase
+   * (PRRTE sends none to this requester) and deadline (nanoTime).
+   */
+  private record Watch(
+      PmixProc requester, String reqId, String id, String list, boolean relay, long deadline) {}
+
+  /**
+   * Whether a request came to PRRTE's head through another daemon: an application on another node
+   * asked its own daemon, which forwarded the request with a {@code PMIX_REQUESTOR} of its own
+   * before the head added one. PRRTE delivers the grow's second phase on its head node only, so
+   * such a requester never receives it (D476).
+   */
+  static boolean viaAnotherDaemon(List<Info> infos) {
+    return infos.stream().filter(i -> i.key().equals(PmixKey.PMIX_REQUESTOR)).count() > 1;
+  }
+
+  private int watching;
+
+  private void watch(Watch w) {
+    if (reactor != null) {
+      watching++;
+      poll(w, 250);
+    }
+  }
+
+  /** How many grants are being watched (D476). */
+  public int watching() {
+    return watching;
+  }
+
+  private void poll(Watch w, long delayMs) {
+    CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS, reactor)
+        .execute(
+            () ->
+                shrinker
+                    .nspace()
+                    .thenCompose(ns -> shrinker.pool())
+                    .whenComplete((pool, err) -> check(w, pool, err, delayMs)));
+  }
+
+  private void check(Watch w, Map<String, Boolean> pool, Throwable err, long delayMs) {
+    // the entries of the grant still held: a release may have taken some meanwhile
+    String held = grants.get(w.id());
+    List<String> entries = new ArrayList<>();
+    if (held != null) {
+      java.util.Set<String> now = java.util.Set.of(held.split(","));
+      for (String e : w.list().split(",")) {
+        if (now.contains(e)) {
+          entries.add(e);
+        }
+      }
+    }
+    if (entries.isEmpty()) {
+      watching--;
+      return;
+    }
+    boolean late = System.nanoTime() - w.deadline() >= 0;
+    if (err != null) {
+      if (late) {
+        LOG.warn(
+            "grant {} on {}: cannot ask PRRTE whether it applied it ({}); kept",
+            w.id(),
+            String.join(",", entries),
+            err.getMessage());
+        watching--;
+      } else {
+        poll(w, Math.min(delayMs * 2, 4000));
+      }
+      return;
+    }
+    List<String> missing =
+        entries.stream().filter(e -> !Boolean.TRUE.equals(pool.get(hosts(e)))).toList();
+    if (missing.isEmpty()) {
+      LOG.info(
+          "grant {} on {}: applied by PRRTE, a daemon on each node",
+          w.id(),
+          String.join(",", entries));
+      if (w.relay()) {
+        // PRRTE sends no second phase for a grow of its general pool, nor to a requester on
+        // another node: relayed (D476)
+        shrinker.notify(w.requester(), w.reqId(), PmixStatus.PMIX_DVM_IS_READY.code());
+      }
+      watching--;
+      return;
+    }
+    if (!late) {
+      poll(w, Math.min(delayMs * 2, 4000));
+      return;
+    }
+    String gone = String.join(",", missing);
+    boolean inPool = missing.stream().anyMatch(e -> pool.containsKey(hosts(e)));
+    LOG.warn(
+        "grant {} on {}: {} within {} s ({}); handed back to Flux",
+        w.id(),
+        gone,
+        inPool ? "no daemon started there" : "PRRTE did not take it",
+        grantTimeout.toSeconds(),
+        GRANT_TIMEOUT_PROPERTY);
+    if (w.relay() && inPool) {
+      shrinker.notify(w.requester(), w.reqId(), PmixStatus.PMIX_ERR_DVM_MOD.code());
+    }
+    dropFromGrants(hosts(gone));
+    watching--;
+    // no task ever ran there: released and handed back at once
+    handBack
+        .handBack(w.id(), gone)
+        .thenAccept(
+            a -> {
+              if (a.status() != PmixStatus.PMIX_SUCCESS) {
+                LOG.warn(
+                    "grant {}: releasing {} in Flux: {} {}; kept",
+                    w.id(),
+                    gone,
+                    a.status(),
+                    a.message());
+                this.held.add(gone);
+                return;
+              }
+              LOG.info("grant {}: {} back in Flux (sched.free final: false)", w.id(), gone);
+              dropped.add(gone);
+            });
+  }
+
+  /** The node lists of grants PRRTE did not apply, handed back to Flux (D476), in order. */
+  public List<String> dropped() {
+    return List.copyOf(dropped);
   }
 
   @Override
@@ -144,6 +348,13 @@ public final class PrrteScheduler implements SchedulerUpcalls {
         .thenCompose(
             a -> {
               StatusInfos answer = new StatusInfos(a.status(), a.infos());
+              if (a.status() == PmixStatus.PMIX_SUCCESS && extendsOwnSession(directive, own)) {
+                // PRRTE extends a reservation only by its id: an EXTEND naming none is one of
+                // the requester's own session, the DVM's general pool (D475)
+                List<Info> shared = new ArrayList<>(a.infos());
+                shared.add(Info.of(PmixKey.PMIX_ALLOC_SHARE, true));
+                answer = new StatusInfos(a.status(), shared);
+              }
               if (a.status() != PmixStatus.PMIX_SUCCESS) {
                 LOG.info(
                     "{} from {}: {} {}; the DVM is unchanged",
@@ -160,6 +371,14 @@ public final class PrrteScheduler implements SchedulerUpcalls {
               Optional<String> nodes = string(a.infos(), PmixKey.PMIX_ALLOC_NODE_LIST);
               if (id.isPresent() && nodes.isPresent()) {
                 grants.merge(id.get(), nodes.get(), (x, y) -> x + "," + y);
+                watch(
+                    new Watch(
+                        requester,
+                        string(own, PmixKey.PMIX_ALLOC_REQ_ID).orElse(null),
+                        id.get(),
+                        nodes.get(),
+                        extendsOwnSession(directive, own) || viaAnotherDaemon(infos),
+                        reactor == null ? 0 : System.nanoTime() + grantTimeout.toNanos()));
               }
               LOG.info(
                   "{} from {}: granted {} on {}",
@@ -169,6 +388,23 @@ public final class PrrteScheduler implements SchedulerUpcalls {
                   nodes.orElse("-"));
               return CompletableFuture.completedFuture(answer);
             });
+  }
+
+  /**
+   * Whether a request is an EXTEND of the requester's own session: one naming no reservation
+   * ({@code PMIX_ALLOC_ID}) and not saying whether to share ({@code PMIX_ALLOC_SHARE}).
+   */
+  static boolean extendsOwnSession(AllocDirective directive, List<Info> request) {
+    if (directive != AllocDirective.EXTEND) {
+      return false;
+    }
+    for (Info i : request) {
+      String k = i.key();
+      if (k.equals(PmixKey.PMIX_ALLOC_ID) || k.equals(PmixKey.PMIX_ALLOC_SHARE)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private CompletionStage<StatusInfos> release(

@@ -39,6 +39,9 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
   private final List<String> command;
   private final Duration timeout;
   private final Map<String, CompletableFuture<Integer>> pending = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<Map<String, Boolean>>> pools =
+      new ConcurrentHashMap<>();
+  private int nextPool;
   private CompletableFuture<String> ready;
   private Process process;
   private Writer in;
@@ -122,6 +125,21 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
                     if (f != null) {
                       executor.execute(() -> f.complete(code));
                     }
+                  } else if (w.length == 3 && w[0].equals("POOL")) {
+                    CompletableFuture<Map<String, Boolean>> f = pools.remove(w[1]);
+                    if (f != null) {
+                      executor.execute(
+                          () -> {
+                            if (w[2].startsWith("!")) {
+                              f.completeExceptionally(
+                                  new PmixNativeException(
+                                      "PMIx_Query_info(PMIX_QUERY_ALLOCATION): status "
+                                          + w[2].substring(1)));
+                            } else {
+                              f.complete(DvmPool.parse(w[2]));
+                            }
+                          });
+                    }
                   } else if (w.length == 3 && w[0].equals("NOTIFIED")) {
                     LOG.info("shrink agent: event sent to {}: status {}", w[1], w[2]);
                   } else {
@@ -137,6 +155,8 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
                     r.completeExceptionally(gone);
                     pending.values().forEach(f -> f.completeExceptionally(gone));
                     pending.clear();
+                    pools.values().forEach(f -> f.completeExceptionally(gone));
+                    pools.clear();
                   });
             },
             "fluxdrm-shrink-agent");
@@ -177,6 +197,42 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
                             + " s ("
                             + TIMEOUT_PROPERTY
                             + ")"));
+              }
+            });
+    return f;
+  }
+
+  /**
+   * Asks PRRTE, through the agent, for the nodes of its pool (D476); bounded by the shrink timeout.
+   *
+   * @return host to whether its daemon reported in
+   */
+  @Override
+  public synchronized CompletionStage<Map<String, Boolean>> pool() {
+    CompletableFuture<Map<String, Boolean>> f = new CompletableFuture<>();
+    if (in == null) {
+      f.completeExceptionally(new PmixNativeException("shrink agent: not started"));
+      return f;
+    }
+    String tag = Integer.toString(++nextPool);
+    pools.put(tag, f);
+    try {
+      in.write("POOL " + tag + "\n");
+      in.flush();
+    } catch (IOException | RuntimeException e) {
+      pools.remove(tag);
+      f.completeExceptionally(new PmixNativeException("shrink agent: " + e.getMessage(), e));
+      return f;
+    }
+    CompletableFuture.delayedExecutor(timeout.toMillis(), TimeUnit.MILLISECONDS, executor)
+        .execute(
+            () -> {
+              if (pools.remove(tag, f)) {
+                f.completeExceptionally(
+                    new PmixNativeException(
+                        "shrink agent: no answer to PMIx_Query_info within "
+                            + timeout.toSeconds()
+                            + " s"));
               }
             });
     return f;

@@ -29,7 +29,9 @@ import java.util.concurrent.TimeUnit;
  * -195} once the daemons left), or the first phase's status when that is not a success. It ends,
  * finalising the tool, when its standard input ends. {@code NOTIFY NSPACE RANK CODE [REQID]} sends
  * event CODE to that process alone ({@link #notify}) and prints {@code NOTIFIED NSPACE.RANK
- * STATUS}.
+ * STATUS}. {@code POOL TAG} asks PRRTE for the nodes of its pool ({@code
+ * PMIx_Query_info(PMIX_QUERY_ALLOCATION)}, {@link DvmPool}) and prints {@code POOL TAG LINE}
+ * ({@link DvmPool#line}), or {@code POOL TAG !STATUS} when the query fails.
  */
 public final class ShrinkAgentMain {
   private ShrinkAgentMain() {}
@@ -82,11 +84,25 @@ public final class ShrinkAgentMain {
         out.println("NOTIFIED " + w[1] + "." + w[2] + " " + st);
         continue;
       }
+      if (w.length == 2 && w[0].equals("POOL") && port instanceof NativeDvmPort n) {
+        String tag = w[1];
+        n.query(List.of(NativeKeys.QUERY_ALLOCATION), List.of())
+            .thenAccept(
+                (StatusInfos s) ->
+                    out.println(
+                        "POOL "
+                            + tag
+                            + " "
+                            + (s.succeeded()
+                                ? DvmPool.line(DvmPool.of(s.infos()))
+                                : "!" + s.status().code())));
+        continue;
+      }
       if (w.length != 3 || !w[0].equals("SHRINK")) {
         System.err.println(
             "shrink agent: line \""
                 + line
-                + "\" (expected: SHRINK REQID HOSTS or NOTIFY NSPACE RANK CODE [REQID])");
+                + "\" (expected: SHRINK REQID HOSTS, NOTIFY NSPACE RANK CODE [REQID] or POOL TAG)");
         continue;
       }
       String reqId = w[1];

@@ -40,6 +40,10 @@ int main(void)
     OFF(pmix_app_t, maxprocs);
     OFF(pmix_app_t, info);
     OFF(pmix_app_t, ninfo);
+    SIZE(pmix_query_t);
+    OFF(pmix_query_t, keys);
+    OFF(pmix_query_t, qualifiers);
+    OFF(pmix_query_t, nqual);
     SIZE(pmix_server_module_t);
     OFF(pmix_server_module_t, allocate);
     OFF(pmix_server_module_t, session_control);
@@ -124,5 +128,9 @@ int main(void)
     KEY(PMIX_SESSION_COMPLETE);
     KEY(PMIX_SESSION_TERMINATE);
     KEY(PMIX_SESSION_ID);
+    KEY(PMIX_QUERY_ALLOCATION);
+    KEY(PMIX_NODE_INFO);
+    KEY(PMIX_HOSTNAME);
+    KEY(PMIX_TOPOLOGY_INDEX);
     return 0;
 }
