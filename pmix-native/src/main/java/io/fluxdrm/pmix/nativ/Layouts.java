@@ -90,6 +90,25 @@ public final class Layouts {
               JAVA_LONG.withName("ninfo"))
           .withName("pmix_app_t");
 
+  /**
+   * {@code pmix_proc_info_t}: {@code pmix_proc_t proc; char *hostname; char *executable_name; pid_t
+   * pid; int exit_code; pmix_proc_state_t state;}.
+   */
+  public static final StructLayout PROC_INFO =
+      MemoryLayout.structLayout(
+              PROC.withName("proc"),
+              MemoryLayout.paddingLayout(4),
+              ADDRESS.withName("hostname"),
+              ADDRESS.withName("executable_name"),
+              JAVA_INT.withName("pid"),
+              JAVA_INT.withName("exit_code"),
+              JAVA_BYTE.withName("state"),
+              MemoryLayout.paddingLayout(7))
+          .withName("pmix_proc_info_t");
+
+  /** {@code PMIX_PROC_INFO}, the element type of a proc table. */
+  public static final int TYPE_PROC_INFO = 38;
+
   /** {@code pmix_query_t}: {@code char **keys; pmix_info_t *qualifiers; size_t nqual;}. */
   public static final StructLayout QUERY =
       MemoryLayout.structLayout(
@@ -178,6 +197,11 @@ public final class Layouts {
     for (String f : new String[] {"cmd", "argv", "env", "cwd", "maxprocs", "info", "ninfo"}) {
       off(m, APP, f);
     }
+    size(m, PROC_INFO);
+    for (String f :
+        new String[] {"proc", "hostname", "executable_name", "pid", "exit_code", "state"}) {
+      off(m, PROC_INFO, f);
+    }
     size(m, QUERY);
     for (String f : new String[] {"keys", "qualifiers", "nqual"}) {
       off(m, QUERY, f);
@@ -225,6 +249,9 @@ public final class Layouts {
     m.put("const.PMIX_APP", Integer.toString(TYPE_APP));
     m.put("const.PMIX_INFO", Integer.toString(TYPE_INFO));
     m.put("const.PMIX_POINTER", Integer.toString(TYPE_POINTER));
+    m.put("const.PMIX_PROC_INFO", Integer.toString(TYPE_PROC_INFO));
+    m.put("const.PMIX_PROC_STATE_RUNNING", Integer.toString(DvmPool.STATE_RUNNING));
+    m.put("const.PMIX_PROC_STATE_CONNECTED", Integer.toString(DvmPool.STATE_CONNECTED));
     m.put("const.PMIX_RANGE_CUSTOM", Integer.toString(RANGE_CUSTOM));
     for (AllocDirective d :
         new AllocDirective[] {AllocDirective.NEW, AllocDirective.EXTEND, AllocDirective.RELEASE}) {
@@ -253,10 +280,11 @@ public final class Layouts {
     m.put("key.PMIX_SESSION_COMPLETE", PmixKey.PMIX_SESSION_COMPLETE);
     m.put("key.PMIX_SESSION_TERMINATE", PmixKey.PMIX_SESSION_TERMINATE);
     m.put("key.PMIX_SESSION_ID", PmixKey.PMIX_SESSION_ID);
-    m.put("key.PMIX_QUERY_ALLOCATION", NativeKeys.QUERY_ALLOCATION);
-    m.put("key.PMIX_NODE_INFO", NativeKeys.NODE_INFO);
+    m.put("key.PMIX_QUERY_PROC_TABLE", NativeKeys.QUERY_PROC_TABLE);
+    m.put("key.PMIX_NSPACE", PmixKey.PMIX_NSPACE);
+    m.put("key.PMIX_RANK", PmixKey.PMIX_RANK);
     m.put("key.PMIX_HOSTNAME", NativeKeys.HOSTNAME);
-    m.put("key.PMIX_TOPOLOGY_INDEX", NativeKeys.TOPOLOGY_INDEX);
+    m.put("key.PMIX_PROC_STATE_STATUS", NativeKeys.PROC_STATE_STATUS);
     return m;
   }
 

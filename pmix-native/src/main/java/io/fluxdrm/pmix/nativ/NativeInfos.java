@@ -14,8 +14,10 @@ import io.fluxdrm.pmix.ByteObject;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixDataType;
 import io.fluxdrm.pmix.PmixException;
+import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -446,11 +448,51 @@ public final class NativeInfos {
         procArrays.add(new ProcArray(here, procs));
         return null;
       }
+      if (type == Layouts.TYPE_PROC_INFO) {
+        count += (int) size;
+        List<Info> procs = new ArrayList<>();
+        long sz = Layouts.PROC_INFO.byteSize();
+        MemorySegment a = array.reinterpret(size * sz);
+        for (long i = 0; i < size; i++) {
+          procInfo(a.asSlice(i * sz, sz), here).ifPresent(procs::add);
+        }
+        return procs;
+      }
       skipped.add(
           here
               + ": data array of "
               + PmixDataType.byCode(type).map(Enum::name).orElse(Integer.toString(type)));
       return null;
+    }
+
+    /** A {@code pmix_proc_info_t} as an info array ({@link NativeKeys#PROC_INFO}). */
+    Optional<Info> procInfo(MemorySegment m, String here) {
+      Optional<PmixProc> proc = readProc(m);
+      MemorySegment host =
+          m.get(
+              ADDRESS,
+              Layouts.PROC_INFO.byteOffset(MemoryLayout.PathElement.groupElement("hostname")));
+      int state =
+          Byte.toUnsignedInt(
+              m.get(
+                  JAVA_BYTE,
+                  Layouts.PROC_INFO.byteOffset(MemoryLayout.PathElement.groupElement("state"))));
+      if (proc.isEmpty()) {
+        invalid.add(here + ": a proc info whose namespace is not text");
+        return Optional.empty();
+      }
+      List<Info> fields = new ArrayList<>();
+      fields.add(new Info(PmixKey.PMIX_NSPACE, PmixDataType.PMIX_STRING, proc.get().nspace()));
+      fields.add(new Info(PmixKey.PMIX_RANK, PmixDataType.PMIX_PROC_RANK, proc.get().rank()));
+      if (!host.equals(MemorySegment.NULL)) {
+        fields.add(
+            new Info(
+                NativeKeys.HOSTNAME,
+                PmixDataType.PMIX_STRING,
+                host.reinterpret(Integer.MAX_VALUE).getString(0)));
+      }
+      fields.add(new Info(NativeKeys.PROC_STATE_STATUS, PmixDataType.PMIX_UINT8, state));
+      return Optional.of(new Info(NativeKeys.PROC_INFO, PmixDataType.PMIX_DATA_ARRAY, fields));
     }
   }
 

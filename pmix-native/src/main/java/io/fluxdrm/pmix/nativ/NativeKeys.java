@@ -28,15 +28,19 @@ public final class NativeKeys {
   /** {@code PMIX_EVENT_HDLR_NAME} (string): a handler's name. */
   public static final String EVENT_HDLR_NAME = "pmix.evname";
 
-  /** {@code PMIX_QUERY_ALLOCATION} (query key): the nodes the DVM knows, one node info each. */
-  public static final String QUERY_ALLOCATION = "pmix.query.allc";
-
-  /** {@code PMIX_NODE_INFO}: one node of a {@code PMIX_QUERY_ALLOCATION} answer (info array). */
-  public static final String NODE_INFO = "pmix.node.info";
+  /** {@code PMIX_QUERY_PROC_TABLE} (query key): the processes of a job, one proc info each. */
+  public static final String QUERY_PROC_TABLE = "pmix.qry.ptable";
 
   /** {@code PMIX_HOSTNAME} (string): a node's name. */
   public static final String HOSTNAME = "pmix.hname";
 
-  /** {@code PMIX_TOPOLOGY_INDEX} (int): present once the node's daemon reported its topology. */
-  public static final String TOPOLOGY_INDEX = "pmix.topo.index";
+  /** {@code PMIX_PROC_STATE_STATUS} (pmix_proc_state_t): a process's state. */
+  public static final String PROC_STATE_STATUS = "pmix.proc.state";
+
+  /**
+   * Not a key of PMIx: the binding reads each {@code pmix_proc_info_t} of a proc table as an info
+   * array under this name, with {@code PMIX_NSPACE}, {@code PMIX_RANK}, {@code PMIX_HOSTNAME} and
+   * {@code PMIX_PROC_STATE_STATUS}.
+   */
+  public static final String PROC_INFO = "fluxdrm.procinfo";
 }

@@ -86,7 +86,8 @@ public final class PrrteScheduler implements SchedulerUpcalls {
     default void notify(PmixProc target, String reqId, int code) {}
 
     /**
-     * The nodes of the DVM's pool (D476), host to whether its daemon reported in.
+     * Where the DVM has daemons (D476): each host PRRTE recorded a daemon for, to whether one runs
+     * there.
      *
      * @return the pool; fails when the agent cannot ask
      */
@@ -291,7 +292,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
         "grant {} on {}: {} within {} s ({}); handed back to Flux",
         w.id(),
         gone,
-        inPool ? "no daemon started there" : "PRRTE did not take it",
+        inPool ? "no daemon of PRRTE's runs there" : "PRRTE did not take it",
         grantTimeout.toSeconds(),
         GRANT_TIMEOUT_PROPERTY);
     if (w.relay() && inPool) {

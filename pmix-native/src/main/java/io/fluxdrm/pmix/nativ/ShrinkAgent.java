@@ -133,7 +133,7 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
                             if (w[2].startsWith("!")) {
                               f.completeExceptionally(
                                   new PmixNativeException(
-                                      "PMIx_Query_info(PMIX_QUERY_ALLOCATION): status "
+                                      "PMIx_Query_info(PMIX_QUERY_PROC_TABLE): status "
                                           + w[2].substring(1)));
                             } else {
                               f.complete(DvmPool.parse(w[2]));
@@ -203,9 +203,9 @@ public final class ShrinkAgent implements PrrteScheduler.Shrinker, AutoCloseable
   }
 
   /**
-   * Asks PRRTE, through the agent, for the nodes of its pool (D476); bounded by the shrink timeout.
+   * Asks PRRTE, through the agent, where its daemons run (D476); bounded by the shrink timeout.
    *
-   * @return host to whether its daemon reported in
+   * @return each host PRRTE recorded a daemon for, to whether one runs there
    */
   @Override
   public synchronized CompletionStage<Map<String, Boolean>> pool() {

@@ -29,9 +29,9 @@ import java.util.concurrent.TimeUnit;
  * -195} once the daemons left), or the first phase's status when that is not a success. It ends,
  * finalising the tool, when its standard input ends. {@code NOTIFY NSPACE RANK CODE [REQID]} sends
  * event CODE to that process alone ({@link #notify}) and prints {@code NOTIFIED NSPACE.RANK
- * STATUS}. {@code POOL TAG} asks PRRTE for the nodes of its pool ({@code
- * PMIx_Query_info(PMIX_QUERY_ALLOCATION)}, {@link DvmPool}) and prints {@code POOL TAG LINE}
- * ({@link DvmPool#line}), or {@code POOL TAG !STATUS} when the query fails.
+ * STATUS}. {@code POOL TAG} asks PRRTE where its daemons run ({@code
+ * PMIx_Query_info(PMIX_QUERY_PROC_TABLE)} of the daemons' namespace, {@link DvmPool}) and prints
+ * {@code POOL TAG LINE} ({@link DvmPool#line}), or {@code POOL TAG !STATUS} when the query fails.
  */
 public final class ShrinkAgentMain {
   private ShrinkAgentMain() {}
@@ -84,9 +84,16 @@ public final class ShrinkAgentMain {
         out.println("NOTIFIED " + w[1] + "." + w[2] + " " + st);
         continue;
       }
-      if (w.length == 2 && w[0].equals("POOL") && port instanceof NativeDvmPort n) {
+      if (w.length == 2 && w[0].equals("POOL")) {
         String tag = w[1];
-        n.query(List.of(NativeKeys.QUERY_ALLOCATION), List.of())
+        Optional<String> daemons = DvmPool.daemonNspace(c.self().nspace());
+        if (!(port instanceof NativeDvmPort n) || daemons.isEmpty()) {
+          out.println("POOL " + tag + " !" + PmixStatus.PMIX_ERR_NOT_SUPPORTED.code());
+          continue;
+        }
+        n.query(
+                List.of(NativeKeys.QUERY_PROC_TABLE),
+                List.of(Info.of(PmixKey.PMIX_NSPACE, daemons.get())))
             .thenAccept(
                 (StatusInfos s) ->
                     out.println(

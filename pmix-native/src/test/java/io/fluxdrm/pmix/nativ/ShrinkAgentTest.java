@@ -50,7 +50,9 @@ class ShrinkAgentTest {
 
   @Test
   void aShrinkNeverReported_failsAfterTheBound_namingTheHosts() throws Exception {
-    ShrinkAgent a = agent("echo READY agent-ns; exec cat > /dev/null", Duration.ofSeconds(1));
+    // the stand-in keeps its standard output open (an "exec cat > /dev/null" closed it: the agent
+    // then ended, racing the bound)
+    ShrinkAgent a = agent("echo READY agent-ns; cat > /dev/null", Duration.ofSeconds(1));
     CompletableFuture<Integer> f = a.shrink("r2", "node2,node3").toCompletableFuture();
     try {
       f.get(30, TimeUnit.SECONDS);

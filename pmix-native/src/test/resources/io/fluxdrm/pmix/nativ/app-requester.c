@@ -8,6 +8,7 @@
  * Steps (values in one word each):
  *   extend cpus=N | nodes=N | nlist=HOSTS [id=ALLOC]   PMIx_Allocation_request(EXTEND, ...)
  *   new    cpus=N | nodes=N | nlist=HOSTS               PMIx_Allocation_request(NEW, ...)
+ *          (on new and extend, the word ready=no: do not wait for the second phase)
  *   release nlist=HOSTS | id=ALLOC                       PMIx_Allocation_request(RELEASE, ...)
  *   spawn  np=N [id=ALLOC | target=ALLOC] -- CHILD-ARGS...
  *          PMIx_Spawn of this program with CHILD-ARGS (and $APP_OUT, $APP_STEP_TIMEOUT), into
@@ -161,7 +162,7 @@ static int allocate(pmix_alloc_directive_t dir, const char *step, char **words, 
     size_t n = 0, nres = 0;
     pmix_info_t *res = NULL;
     pmix_status_t rc;
-    int i, seen;
+    int i, seen, wait = 1;
     for (i = 0; i < nwords && n < 4; i++) {
         char *v = strchr(words[i], '=');
         uint64_t u;
@@ -182,6 +183,8 @@ static int allocate(pmix_alloc_directive_t dir, const char *step, char **words, 
         } else if (0 == strncmp(words[i], "id=", 3)) {
             PMIX_INFO_LOAD(&info[n++], PMIX_ALLOC_ID, 0 == strcmp(v, "last") ? last_id : v,
                            PMIX_STRING);
+        } else if (0 == strcmp(words[i], "ready=no")) {
+            wait = 0;
         } else {
             fprintf(stderr, "app-requester: %s: unknown word %s\n", step, words[i]);
             return 2;
@@ -194,7 +197,7 @@ static int allocate(pmix_alloc_directive_t dir, const char *step, char **words, 
     rc = PMIx_Allocation_request(dir, info, n, &res, &nres);
     alarm(0);
     print_results(step, rc, res, nres);
-    if (PMIX_SUCCESS == rc) {
+    if (PMIX_SUCCESS == rc && wait) {
         await_ready(seen);
     }
     if (NULL != res) {

@@ -40,6 +40,13 @@ int main(void)
     OFF(pmix_app_t, maxprocs);
     OFF(pmix_app_t, info);
     OFF(pmix_app_t, ninfo);
+    SIZE(pmix_proc_info_t);
+    OFF(pmix_proc_info_t, proc);
+    OFF(pmix_proc_info_t, hostname);
+    OFF(pmix_proc_info_t, executable_name);
+    OFF(pmix_proc_info_t, pid);
+    OFF(pmix_proc_info_t, exit_code);
+    OFF(pmix_proc_info_t, state);
     SIZE(pmix_query_t);
     OFF(pmix_query_t, keys);
     OFF(pmix_query_t, qualifiers);
@@ -102,6 +109,9 @@ int main(void)
     INT(PMIX_ALLOC_DIRECTIVE);
     INT(PMIX_ALLOC_INHERIT);
     INT(PMIX_RANGE_CUSTOM);
+    INT(PMIX_PROC_INFO);
+    INT(PMIX_PROC_STATE_RUNNING);
+    INT(PMIX_PROC_STATE_CONNECTED);
     INT(PMIX_ALLOC_NEW);
     INT(PMIX_ALLOC_EXTEND);
     INT(PMIX_ALLOC_RELEASE);
@@ -128,9 +138,10 @@ int main(void)
     KEY(PMIX_SESSION_COMPLETE);
     KEY(PMIX_SESSION_TERMINATE);
     KEY(PMIX_SESSION_ID);
-    KEY(PMIX_QUERY_ALLOCATION);
-    KEY(PMIX_NODE_INFO);
+    KEY(PMIX_QUERY_PROC_TABLE);
+    KEY(PMIX_NSPACE);
+    KEY(PMIX_RANK);
     KEY(PMIX_HOSTNAME);
-    KEY(PMIX_TOPOLOGY_INDEX);
+    KEY(PMIX_PROC_STATE_STATUS);
     return 0;
 }
