@@ -1942,6 +1942,23 @@ public final class DvmCore {
       throw Refused.notSupported("allocation request from the scheduler itself");
     }
     if (scheduler != null) {
+      if (r.directive() == AllocDirective.EXTEND) {
+        // B8: an EXTEND of a reservation this DVM holds is for its owners to ask; refused here,
+        // before the scheduler grants what the DVM would not apply (D477)
+        for (Info i : r.infos()) {
+          if (i.key().equals(PmixKey.PMIX_ALLOC_ID) && i.value() instanceof String id) {
+            SessionRec held = byAllocId.get(id);
+            if (held != null && !controls(false, r.from(), held)) {
+              throw Refused.noPermissions(
+                  "PMIX_ALLOC_EXTEND of "
+                      + id
+                      + ": "
+                      + r.from().proc().nspace()
+                      + " does not own it");
+            }
+          }
+        }
+      }
       // seed 001: requests go to the scheduler, with PMIX_REQUESTOR, and the answer comes back
       forward(
           r,

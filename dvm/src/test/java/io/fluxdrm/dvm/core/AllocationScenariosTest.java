@@ -163,6 +163,34 @@ class AllocationScenariosTest {
   }
 
   @Test
+  void b8_underAScheduler_refusedBeforeTheSchedulerIsAsked() {
+    Client j1 = runningApp();
+    Client j2 = runningApp();
+    Client sched = DvmHarness.schedulerClient();
+    h.event(new DvmEvent.SchedulerAttached(sched));
+    h.sessionControl(
+        sched,
+        "n1",
+        7,
+        Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
+        Info.of(PmixKey.PMIX_ALLOC_ID, "s7"),
+        nodes("n2"),
+        Info.of(PmixKey.PMIX_REQUESTOR, j1.proc()));
+    assertThat(h.core.view().session(7)).isPresent();
+    int asked = h.decisions(DvmDecision.Allocate.class).size();
+    String before = DvmHarness.snapshot(h.core.view());
+    // D477: the scheduler would grant what the DVM then refuses to apply
+    assertThat(
+            h.alloc(j2, AllocDirective.EXTEND, allocId("s7"), nodes("n3")).orElseThrow().status())
+        .isEqualTo(PmixStatus.PMIX_ERR_NO_PERMISSIONS);
+    assertThat(h.decisions(DvmDecision.Allocate.class)).hasSize(asked);
+    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(before);
+    // an EXTEND of an allocation the DVM does not hold is still the scheduler's to answer
+    h.alloc(j2, AllocDirective.EXTEND, allocId("elsewhere"), nodes("n3"));
+    assertThat(h.decisions(DvmDecision.Allocate.class)).hasSize(asked + 1);
+  }
+
+  @Test
   void b9_aSharedNewPutsTheNodesInThePoolWithoutAReservationId() {
     StatusInfos a =
         h.alloc(t, AllocDirective.NEW, Info.of(PmixKey.PMIX_ALLOC_SHARE, true), nodes("n2:2"))

@@ -279,7 +279,12 @@ public final class Scenarios {
 
     String app = "needs an application process as requester: the port's requester here is a tool";
     cannot(s, "B5", "app process: NEW with ALLOC_TARGET", L, app);
-    cannot(s, "B8", "app process J2: EXTEND J1's allocation", L, app);
+    cannot(
+        s,
+        "B8",
+        "app process J2: EXTEND J1's allocation",
+        L,
+        app + "; run with applications below, in \"Applications through PRRTE\"");
     cannot(
         s,
         "B23",

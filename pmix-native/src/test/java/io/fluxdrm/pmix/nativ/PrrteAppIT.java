@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -590,13 +591,25 @@ class PrrteAppIT {
   @Test
   @Order(10)
   void theApplicationTableInDocsDvmMd_isTheOneThisRunProduced() throws Exception {
+    // the reference DVM's column, in process (ReferenceApps), beside PRRTE's
+    Map<String, String> reference = ReferenceApps.run();
     String table =
-        "| # | scenario | PRRTE, fluxdrm its scheduler (PrrteAppIT) |\n| --- | --- | --- |\n"
+        "| # | scenario | reference DVM, fluxdrm its scheduler (ReferenceApps) | PRRTE, fluxdrm its"
+            + " scheduler (PrrteAppIT) |\n| --- | --- | --- | --- |\n"
             + ROWS.stream()
                 .sorted(
                     java.util.Comparator.comparing((String r) -> r.startsWith("| B") ? 0 : 1)
                         .thenComparingInt(
                             r -> Integer.parseInt(r.replaceFirst("^\\| [A-Z]([0-9]+) .*", "$1"))))
+                .map(
+                    r -> {
+                      String id = r.replaceFirst("^\\| (\\S+) .*", "$1");
+                      int cut = r.indexOf(" | ", r.indexOf(" | ") + 3);
+                      return r.substring(0, cut)
+                          + " | "
+                          + reference.getOrDefault(id, "not run")
+                          + r.substring(cut);
+                    })
                 .collect(Collectors.joining("\n"))
             + "\n";
     Path target = Path.of("target", "prrte-apps.md");
