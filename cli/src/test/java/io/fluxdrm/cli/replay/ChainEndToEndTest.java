@@ -120,6 +120,17 @@ class ChainEndToEndTest {
   }
 
   @Test
+  void aMissingGolden_failsNamingTheCommandThatRecordsIt(@org.junit.jupiter.api.io.TempDir Path t) {
+    Path gone = t.resolve("grow.pmix.jsonl");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ChainGoldens.check(gone, "grow.pmix", "{}", PMIX_WORLD))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("is missing")
+        .hasMessageContaining("-Dgolden.update=true");
+    assertThat(gone).doesNotExist();
+  }
+
+  @Test
   void grow_poolHasRoom_grantedAsNewReservation() {
     standard();
     PmixAnswer ans = done(askA(AllocDirective.NEW, nodes(1), reqId("g1")));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fluxdrm.rpc.transcript.Normalisation;
 import io.fluxdrm.rpc.transcript.Replay;
+import io.fluxdrm.rpc.transcript.ReplayAssertions;
 import io.fluxdrm.rpc.transcript.ReplayResult;
 import io.fluxdrm.rpc.transcript.ServiceFactory;
 import io.fluxdrm.rpc.transcript.Transcript;
@@ -38,15 +39,13 @@ final class ChainGoldens {
    * @return the golden file
    */
   static Path check(String name, String recorded, ServiceFactory world) {
-    Path golden = path(name);
-    try {
-      if (!Files.exists(golden) || Boolean.getBoolean("golden.update")) {
-        Files.createDirectories(golden.getParent());
-        Files.writeString(golden, recorded);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return check(path(name), name, recorded, world);
+  }
+
+  /** {@link #check(String, String, ServiceFactory)} with the golden file at {@code golden}. */
+  static Path check(Path golden, String name, String recorded, ServiceFactory world) {
+    ReplayAssertions.golden(
+        golden, recorded, "mvn -pl cli test -Dtest='ChainEndToEndTest,ShellTranscriptTest'");
     ReplayResult fresh =
         Replay.run(Transcript.parse(recorded.lines().toList(), name), world, NORMALISATIONS);
     assertThat(fresh.same())

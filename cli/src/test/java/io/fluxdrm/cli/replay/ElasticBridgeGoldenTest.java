@@ -13,13 +13,11 @@ import io.fluxdrm.pmix.port.StatusInfos;
 import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.reactor.ManualEventLoop;
 import io.fluxdrm.rpc.transcript.Replay;
+import io.fluxdrm.rpc.transcript.ReplayAssertions;
 import io.fluxdrm.rpc.transcript.ReplayResult;
 import io.fluxdrm.rpc.transcript.Transcript;
 import io.fluxdrm.rpc.transcript.TranscriptRecorder;
-import java.io.IOException;
 import java.io.StringWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,15 +85,11 @@ class ElasticBridgeGoldenTest {
   }
 
   private static void golden(String name, String recorded) {
-    Path golden = DIR.resolve(name + ".jsonl");
-    try {
-      if (!Files.exists(golden) || Boolean.getBoolean("golden.update")) {
-        Files.createDirectories(golden.getParent());
-        Files.writeString(golden, recorded);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    golden(DIR.resolve(name + ".jsonl"), name, recorded);
+  }
+
+  private static void golden(Path golden, String name, String recorded) {
+    ReplayAssertions.golden(golden, recorded, "mvn -pl cli test -Dtest=ElasticBridgeGoldenTest");
     DvmReplayProvider p = new DvmReplayProvider();
     ReplayResult fresh =
         Replay.run(
@@ -115,6 +109,16 @@ class ElasticBridgeGoldenTest {
         .map(i -> String.valueOf(i.value()))
         .findFirst()
         .orElseThrow(() -> new AssertionError(key + " not in " + a.infos()));
+  }
+
+  @Test
+  void aMissingGolden_failsNamingTheCommandThatRecordsIt(@org.junit.jupiter.api.io.TempDir Path t) {
+    Path gone = t.resolve("grow-d2.jsonl");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> golden(gone, "grow-d2", "{}"))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("is missing")
+        .hasMessageContaining("-Dtest=ElasticBridgeGoldenTest -Dgolden.update=true");
+    assertThat(gone).doesNotExist();
   }
 
   @Test

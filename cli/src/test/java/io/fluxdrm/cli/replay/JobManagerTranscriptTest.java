@@ -50,6 +50,22 @@ class JobManagerTranscriptTest {
     loop.runPending();
   }
 
+  /** The golden file {@code file}: recorded only with {@code -Dgolden.update=true}. */
+  static Path goldenFile(Path file, String recorded) {
+    return ReplayAssertions.golden(
+        file, recorded, "mvn -pl cli test -Dtest=JobManagerTranscriptTest");
+  }
+
+  @Test
+  void aMissingGolden_failsNamingTheCommandThatRecordsIt(@org.junit.jupiter.api.io.TempDir Path t) {
+    Path gone = t.resolve("job-manager.jsonl");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> goldenFile(gone, "{}"))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("is missing")
+        .hasMessageContaining("-Dtest=JobManagerTranscriptTest -Dgolden.update=true");
+    assertThat(gone).doesNotExist();
+  }
+
   @Test
   void mediation_recordedScenario_replaysAgainstFreshWorld() throws Exception {
     Service svc = JobManagerReplayProvider.world(loop);
@@ -96,10 +112,7 @@ class JobManagerTranscriptTest {
     recorder.flush();
     String recorded = out.toString();
 
-    if (!Files.exists(GOLDEN) || Boolean.getBoolean("golden.update")) {
-      Files.createDirectories(GOLDEN.getParent());
-      Files.writeString(GOLDEN, recorded);
-    }
+    goldenFile(GOLDEN, recorded);
     JobManagerReplayProvider provider = new JobManagerReplayProvider();
     List<Normalisation> norm = provider.normalisations();
     Path fresh = Files.createTempFile("job-manager", ".jsonl");

@@ -1,5 +1,9 @@
 package io.fluxdrm.rpc.transcript;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -10,6 +14,47 @@ import java.util.List;
  */
 public final class ReplayAssertions {
   private ReplayAssertions() {}
+
+  /** The system property that has goldens recorded: {@code -Dgolden.update=true}. */
+  public static final String UPDATE_PROPERTY = "golden.update";
+
+  /**
+   * A test's golden file: written with {@code recorded} only when {@code -Dgolden.update=true} is
+   * set; otherwise it must be there, and a missing one fails the test with the command that records
+   * it (a golden never writes itself, so deleting one cannot make its test pass).
+   *
+   * @param golden the golden file
+   * @param recorded what the test recorded now
+   * @param recordWith the command that records it, without the property (e.g. {@code mvn -pl cli
+   *     test -Dtest=SomeTest})
+   * @return the golden file
+   * @throws AssertionError when it is missing and recording was not asked for
+   */
+  public static Path golden(Path golden, String recorded, String recordWith) {
+    if (Boolean.getBoolean(UPDATE_PROPERTY)) {
+      try {
+        Path dir = golden.toAbsolutePath().getParent();
+        if (dir != null) {
+          Files.createDirectories(dir);
+        }
+        Files.writeString(golden, recorded, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new UncheckedIOException("recording " + golden + ": " + e.getMessage(), e);
+      }
+      return golden;
+    }
+    if (!Files.isRegularFile(golden)) {
+      throw new AssertionError(
+          "golden file "
+              + golden
+              + " is missing: record it with "
+              + recordWith
+              + " -D"
+              + UPDATE_PROPERTY
+              + "=true, check the diff, and commit it");
+    }
+    return golden;
+  }
 
   /**
    * Asserts that a fresh service answers the transcript's requests as recorded.

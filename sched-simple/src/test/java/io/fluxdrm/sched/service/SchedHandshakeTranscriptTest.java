@@ -12,6 +12,7 @@ import io.fluxdrm.rpc.hub.Hub;
 import io.fluxdrm.rpc.reactor.ManualEventLoop;
 import io.fluxdrm.rpc.service.Service;
 import io.fluxdrm.rpc.transcript.Replay;
+import io.fluxdrm.rpc.transcript.ReplayAssertions;
 import io.fluxdrm.rpc.transcript.ReplayRegistry;
 import io.fluxdrm.rpc.transcript.ReplayResult;
 import io.fluxdrm.rpc.transcript.Transcript;
@@ -89,15 +90,27 @@ class SchedHandshakeTranscriptTest {
   }
 
   /**
-   * Writes the recording as the golden file when it is missing or {@code golden.update} is set,
-   * then requires the recording to equal the file and the file to replay whole.
+   * Writes the recording as the golden file when {@code golden.update} is set (a missing one
+   * fails), then requires the recording to equal the file and the file to replay whole.
    */
+  /** The golden file {@code file}: recorded only with {@code -Dgolden.update=true}. */
+  static Path goldenFile(Path file, String recorded) {
+    return ReplayAssertions.golden(
+        file, recorded, "mvn -pl sched-simple test -Dtest=SchedHandshakeTranscriptTest");
+  }
+
+  @Test
+  void aMissingGolden_failsNamingTheCommandThatRecordsIt(@org.junit.jupiter.api.io.TempDir Path t) {
+    Path gone = t.resolve("no-realloc.jsonl");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> goldenFile(gone, "{}"))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("is missing")
+        .hasMessageContaining("-Dtest=SchedHandshakeTranscriptTest -Dgolden.update=true");
+    assertThat(gone).doesNotExist();
+  }
+
   private static void check(String name, String recorded) throws IOException {
-    Path file = DIR.resolve(name + ".jsonl");
-    if (!Files.exists(file) || Boolean.getBoolean("golden.update")) {
-      Files.createDirectories(DIR);
-      Files.writeString(file, recorded, StandardCharsets.UTF_8);
-    }
+    Path file = goldenFile(DIR.resolve(name + ".jsonl"), recorded);
     List<String> want = SchedEndpointReplay.normalise(Files.readAllLines(file));
     List<String> got = SchedEndpointReplay.normalise(recorded.lines().toList());
     String diff = UnifiedDiff.diff(want, got, "golden", "recorded");

@@ -41,7 +41,9 @@ class SchedTranscriptTest {
 
   @AfterEach
   void invariants() {
-    fx.checkInvariants();
+    if (fx != null) {
+      fx.checkInvariants();
+    }
   }
 
   private void start() {
@@ -55,13 +57,25 @@ class SchedTranscriptTest {
     return ResourceSet.fromJson(f.join().json().get("R"));
   }
 
+  /** The golden file {@code file}: recorded only with {@code -Dgolden.update=true}. */
+  static Path goldenFile(Path file, String recorded) {
+    return ReplayAssertions.golden(
+        file, recorded, "mvn -pl sched-simple test -Dtest=SchedTranscriptTest");
+  }
+
+  @Test
+  void aMissingGolden_failsNamingTheCommandThatRecordsIt(@org.junit.jupiter.api.io.TempDir Path t) {
+    Path gone = t.resolve("rfc27-flow.jsonl");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> goldenFile(gone, "{}"))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("is missing")
+        .hasMessageContaining("-Dtest=SchedTranscriptTest -Dgolden.update=true");
+    assertThat(gone).doesNotExist();
+  }
+
   private void golden(String name) throws IOException {
     String recorded = fx.transcript();
-    Path golden = DIR.resolve(name + ".jsonl");
-    if (!Files.exists(golden) || Boolean.getBoolean("golden.update")) {
-      Files.createDirectories(DIR);
-      Files.writeString(golden, recorded);
-    }
+    Path golden = goldenFile(DIR.resolve(name + ".jsonl"), recorded);
     List<Normalisation> norm = PROVIDER.normalisations();
     Path fresh = Files.createTempFile("sched-" + name, ".jsonl");
     try {
