@@ -33,6 +33,10 @@ import java.util.Set;
  * never trusts its input: a null pointer, a count beyond {@link #MAX_ENTRIES}, a type the model
  * does not carry or a value that does not fit its key is reported, never dereferenced blindly or
  * thrown on libpmix's thread.
+ *
+ * <p>Why one class: writing and reading are the two directions of one layout, {@code
+ * pmix_value_t}'s union by data type, and must agree on every type they carry ({@link #CARRIED});
+ * kept together, one switch per direction shows each type's two sides side by side.
  */
 public final class NativeInfos {
   private NativeInfos() {}

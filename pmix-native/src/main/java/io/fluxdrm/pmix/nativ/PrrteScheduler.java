@@ -49,6 +49,11 @@ import org.slf4j.LoggerFactory;
  * in {@link FluxScheduler}); its {@code PMIX_SESSION_COMPLETE} shrinks the grant's nodes out
  * through the agent and hands them back.
  *
+ * <p>Why one class: its grants are one ledger (allocation id to the nodes PRRTE holds for the DVM's
+ * Flux job), read and changed by every upcall, by the releases and their shrinks, by the sessions'
+ * completions and by the grant watch (D476); split, each part would need the others' state to tell
+ * a grant PRRTE dropped from one a requester released meanwhile.
+ *
  * <p>No lock: everything runs on the reactor (the upcalls and the port complete there).
  */
 public final class PrrteScheduler implements SchedulerUpcalls {
