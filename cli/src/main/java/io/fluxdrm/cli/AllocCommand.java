@@ -35,11 +35,7 @@ import picocli.CommandLine.Option;
       AllocCommand.Cancel.class,
       AllocCommand.Activate.class
     })
-final class AllocCommand implements Runnable {
-  @Override
-  public void run() {
-    throw new CliError("missing subcommand (expected: new, extend, release, cancel or activate)");
-  }
+final class AllocCommand {
 
   /** The common part of each subcommand. */
   abstract static class Op implements Callable<Integer> {
@@ -215,7 +211,7 @@ final class AllocCommand implements Runnable {
     @Override
     List<Info> infos() {
       if (reqId == null) {
-        throw new CliError("--req-id: missing (expected: the id of the request to cancel)");
+        throw CliError.usage("--req-id: missing (expected: the id of the request to cancel)");
       }
       return List.of();
     }
@@ -243,7 +239,7 @@ final class AllocCommand implements Runnable {
     @Override
     List<Info> infos() {
       if (host == null && hostfile == null) {
-        throw new CliError("--host: missing (expected: --host SPEC and/or --hostfile FILE)");
+        throw CliError.usage("--host: missing (expected: --host SPEC and/or --hostfile FILE)");
       }
       List<Info> i = new ArrayList<>();
       if (host != null) {

@@ -47,9 +47,6 @@ final class BridgeCommand implements Callable<Integer> {
   private static final Pattern ANY_TCP =
       Pattern.compile("tcp://([A-Za-z0-9][A-Za-z0-9.-]*|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}");
 
-  /** Exit status of a usage error. */
-  static final int EXIT_USAGE = 2;
-
   @Option(
       names = "--connect",
       paramLabel = "ENDPOINT",
@@ -132,33 +129,28 @@ final class BridgeCommand implements Callable<Integer> {
     String uri = uri();
     String dvmUri = dvm == null ? null : dvmUri(dvm);
     if (stateDir == null) {
-      throw new CliError(
-          "--state-dir: missing (expected: a directory for the jobs' eventlogs)", EXIT_USAGE);
+      throw CliError.usage("--state-dir: missing (expected: a directory for the jobs' eventlogs)");
     }
     if (Files.exists(stateDir) && !Files.isDirectory(stateDir)) {
       throw new CliError(
-          "--state-dir: " + stateDir + ": not a directory (expected: a directory for eventlogs)",
-          EXIT_USAGE);
+          "--state-dir: " + stateDir + ": not a directory (expected: a directory for eventlogs)");
     }
     io.fluxdrm.bridge.dvm.PmixSchedulerProvider provider = null;
     if (pmixScheduler) {
       if (dvm != null) {
-        throw new CliError(
-            "--pmix-scheduler: not with --dvm (expected: one DVM, PRRTE or fluxdrm dvm)",
-            EXIT_USAGE);
+        throw CliError.usage(
+            "--pmix-scheduler: not with --dvm (expected: one DVM, PRRTE or fluxdrm dvm)");
       }
       if (dvmUriArg == null || dvmUriArg.isBlank()) {
-        throw new CliError(
-            "--dvm-uri: missing (expected: with --pmix-scheduler, file:PATH of prte --report-uri)",
-            EXIT_USAGE);
+        throw CliError.usage(
+            "--dvm-uri: missing (expected: with --pmix-scheduler, file:PATH of prte --report-uri)");
       }
       provider =
           PmixSchedulerLink.provider(
               Runtime.version().feature(), Thread.currentThread().getContextClassLoader());
     } else if (dvmUriArg != null || dvmHost != null) {
-      throw new CliError(
-          (dvmUriArg != null ? "--dvm-uri" : "--dvm-host") + ": only with --pmix-scheduler",
-          EXIT_USAGE);
+      throw CliError.usage(
+          (dvmUriArg != null ? "--dvm-uri" : "--dvm-host") + ": only with --pmix-scheduler");
     }
     ZmqClientKeys keys = keys();
     JobManager jm;
@@ -224,29 +216,26 @@ final class BridgeCommand implements Callable<Integer> {
    */
   private int fluxJob() throws InterruptedException {
     if (!pmixScheduler) {
-      throw new CliError("--flux-job: only with --pmix-scheduler", EXIT_USAGE);
+      throw CliError.usage("--flux-job: only with --pmix-scheduler");
     }
     if (connect == null || !connect.startsWith("local://") || connect.length() <= 8) {
-      throw new CliError(
-          "--flux-job: needs --connect local://PATH (a flux-core broker's local connector)",
-          EXIT_USAGE);
+      throw CliError.usage(
+          "--flux-job: needs --connect local://PATH (a flux-core broker's local connector)");
     }
     if (stateDir != null || dvm != null || curveCert != null || curveServerKey != null) {
-      throw new CliError(
+      throw CliError.usage(
           "--flux-job: not with --state-dir, --dvm or CURVE keys (flux-core's job manager keeps"
-              + " the job)",
-          EXIT_USAGE);
+              + " the job)");
     }
     if (dvmUriArg == null || dvmUriArg.isBlank()) {
-      throw new CliError(
-          "--dvm-uri: missing (expected: with --pmix-scheduler, file:PATH of prte --report-uri)",
-          EXIT_USAGE);
+      throw CliError.usage(
+          "--dvm-uri: missing (expected: with --pmix-scheduler, file:PATH of prte --report-uri)");
     }
     long job;
     try {
       job = ReallocRequests.jobId(fluxJob);
     } catch (CliError e) {
-      throw new CliError("--flux-job: " + e.getMessage(), EXIT_USAGE);
+      throw CliError.usage("--flux-job: " + e.getMessage());
     }
     io.fluxdrm.bridge.dvm.PmixSchedulerProvider provider =
         PmixSchedulerLink.provider(
@@ -282,41 +271,36 @@ final class BridgeCommand implements Callable<Integer> {
         || LOOPBACK_TCP.matcher(arg).matches()) {
       return arg;
     }
-    throw new CliError(
-        "--dvm: \"" + arg + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)",
-        EXIT_USAGE);
+    throw CliError.usage(
+        "--dvm: \"" + arg + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)");
   }
 
   /** The connector URI of {@code --connect}, or a usage error. */
   private String uri() {
     if (connect == null) {
-      throw new CliError(
-          "--connect: missing (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)",
-          EXIT_USAGE);
+      throw CliError.usage(
+          "--connect: missing (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)");
     }
     boolean curve = curveCert != null || curveServerKey != null;
     if (connect.startsWith("tcp://")) {
       if (curve && !ANY_TCP.matcher(connect).matches()) {
-        throw new CliError(
-            "--connect: \"" + connect + "\" (expected: tcp://HOST:PORT)", EXIT_USAGE);
+        throw CliError.usage("--connect: \"" + connect + "\" (expected: tcp://HOST:PORT)");
       }
       if (!curve && !LOOPBACK_TCP.matcher(connect).matches()) {
-        throw new CliError(
+        throw CliError.usage(
             "--connect: \""
                 + connect
                 + "\" (expected: tcp://HOST:PORT on loopback, or --curve-cert with"
-                + " --curve-server-key for any host)",
-            EXIT_USAGE);
+                + " --curve-server-key for any host)");
       }
       return connect;
     }
     if (curve) {
-      throw new CliError(
+      throw CliError.usage(
           (curveCert != null ? "--curve-cert" : "--curve-server-key")
               + ": not with --connect "
               + connect
-              + " (expected: --connect tcp://HOST:PORT)",
-          EXIT_USAGE);
+              + " (expected: --connect tcp://HOST:PORT)");
     }
     if (connect.startsWith("unix:") && connect.length() > "unix:".length()) {
       return "local://" + Path.of(connect.substring("unix:".length())).resolve("local");
@@ -324,9 +308,10 @@ final class BridgeCommand implements Callable<Integer> {
     if (connect.startsWith("local://") && connect.length() > "local://".length()) {
       return connect;
     }
-    throw new CliError(
-        "--connect: \"" + connect + "\" (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)",
-        EXIT_USAGE);
+    throw CliError.usage(
+        "--connect: \""
+            + connect
+            + "\" (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)");
   }
 
   /** The CURVE keys of {@code --curve-cert} and {@code --curve-server-key}, or null for none. */
@@ -335,12 +320,11 @@ final class BridgeCommand implements Callable<Integer> {
       return null;
     }
     if (curveCert == null || curveServerKey == null) {
-      throw new CliError(
+      throw CliError.usage(
           (curveCert == null
                   ? "--curve-server-key: without --curve-cert"
                   : "--curve-cert: without --curve-server-key")
-              + " (expected: both, or neither for loopback)",
-          EXIT_USAGE);
+              + " (expected: both, or neither for loopback)");
     }
     String server = serverKey(curveServerKey);
     CurveCert mine = CurveCert.readSecret(curveCert);
@@ -357,20 +341,19 @@ final class BridgeCommand implements Callable<Integer> {
       return CurveCert.read(file).publicKey();
     }
     if (arg.length() != Z85.KEY_CHARS) {
-      throw new CliError(
+      throw CliError.usage(
           "--curve-server-key: \""
               + arg
               + "\": no such file, and "
               + arg.length()
               + " characters (expected: a certificate file, or a key of "
               + Z85.KEY_CHARS
-              + " Z85 characters)",
-          EXIT_USAGE);
+              + " Z85 characters)");
     }
     try {
       CurveCert.decodeKey("--curve-server-key", arg);
     } catch (CliError e) {
-      throw new CliError(e.getMessage(), EXIT_USAGE);
+      throw CliError.usage(e.getMessage());
     }
     return arg;
   }

@@ -51,7 +51,6 @@ import picocli.CommandLine.Option;
       "difference is printed on stderr), 2 usage error."
     })
 final class DemoCommand implements Callable<Integer> {
-  static final int EXIT_USAGE = 2;
   private static final String LOG_PROPERTY = "org.slf4j.simpleLogger.log.io.fluxdrm";
   private static final String DEFAULT_HOSTS = "node[0-15]";
 
@@ -206,11 +205,11 @@ final class DemoCommand implements Callable<Integer> {
     }
     for (String o : PRRTE_ONLY.split(" ")) {
       if (matched(o)) {
-        throw new CliError(o + ": only with --prrte", EXIT_USAGE);
+        throw CliError.usage(o + ": only with --prrte");
       }
     }
     if (crash && !processes) {
-      throw new CliError("--crash: without --processes (expected: both)", EXIT_USAGE);
+      throw CliError.usage("--crash: without --processes (expected: both)");
     }
     ResourceSet pool = pool();
     Scenario scenario = scenario(pool);
@@ -320,7 +319,7 @@ final class DemoCommand implements Callable<Integer> {
   private int prrte() {
     for (String o : NOT_WITH_PRRTE.split(" ")) {
       if (matched(o)) {
-        throw new CliError(o + ": not with --prrte (its story is fixed)", EXIT_USAGE);
+        throw CliError.usage(o + ": not with --prrte (its story is fixed)");
       }
     }
     if (stateDir != null) {
@@ -341,11 +340,11 @@ final class DemoCommand implements Callable<Integer> {
     }
     Path dir = picture.toAbsolutePath().getParent();
     if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
-      throw new CliError("--picture: " + picture + ": no such directory", EXIT_USAGE);
+      throw new CliError("--picture: " + picture + ": no such directory");
     }
     if (java.nio.file.Files.isDirectory(picture)) {
       throw new CliError(
-          "--picture: " + picture + ": a directory (expected: FILE.svg or FILE.png)", EXIT_USAGE);
+          "--picture: " + picture + ": a directory (expected: FILE.svg or FILE.png)");
     }
   }
 
@@ -386,14 +385,13 @@ final class DemoCommand implements Callable<Integer> {
 
   private ResourceSet pool() {
     if (nodes != null && hosts != null) {
-      throw new CliError("--nodes: not with --hosts (expected: one of them)", EXIT_USAGE);
+      throw CliError.usage("--nodes: not with --hosts (expected: one of them)");
     }
     String list = hosts == null ? DEFAULT_HOSTS : hosts;
     if (nodes != null) {
       if (nodes < Scenario.MIN_NODES || nodes > MAX_NODES) {
-        throw new CliError(
-            "--nodes: " + nodes + " (expected: " + Scenario.MIN_NODES + " to " + MAX_NODES + ")",
-            EXIT_USAGE);
+        throw CliError.usage(
+            "--nodes: " + nodes + " (expected: " + Scenario.MIN_NODES + " to " + MAX_NODES + ")");
       }
       list = "node[0-" + (nodes - 1) + "]";
     }
@@ -401,32 +399,31 @@ final class DemoCommand implements Callable<Integer> {
     try {
       h = Hostlist.parse(list);
     } catch (RsetException e) {
-      throw new CliError("--hosts: " + e.getMessage(), EXIT_USAGE);
+      throw CliError.usage("--hosts: " + e.getMessage());
     }
     if (h.count() < Scenario.MIN_NODES || h.count() > MAX_NODES) {
-      throw new CliError(
+      throw CliError.usage(
           "--hosts: "
               + h.count()
               + " hosts (expected: "
               + Scenario.MIN_NODES
               + " to "
               + MAX_NODES
-              + ", the story needs a quarter, a half and two free nodes)",
-          EXIT_USAGE);
+              + ", the story needs a quarter, a half and two free nodes)");
     }
     IdSet c;
     try {
       c = IdSet.parse(cores);
     } catch (RsetException e) {
-      throw new CliError("--cores: " + e.getMessage(), EXIT_USAGE);
+      throw CliError.usage("--cores: " + e.getMessage());
     }
     if (c.isEmpty()) {
-      throw new CliError("--cores: empty (expected: at least one core id)", EXIT_USAGE);
+      throw CliError.usage("--cores: empty (expected: at least one core id)");
     }
     try {
       return DemoReplayProvider.pool(h, c);
     } catch (RsetException e) {
-      throw new CliError("pool: " + e.getMessage(), EXIT_USAGE);
+      throw CliError.usage("pool: " + e.getMessage());
     }
   }
 
@@ -435,15 +432,14 @@ final class DemoCommand implements Callable<Integer> {
 
   private Scenario scenario(ResourceSet pool) {
     if (!(speed >= Scenario.MIN_SPEED && speed <= Scenario.MAX_SPEED)) {
-      throw new CliError(
+      throw CliError.usage(
           "--speed: "
               + speed
               + " (expected: "
               + Scenario.MIN_SPEED
               + " to "
               + (int) Scenario.MAX_SPEED
-              + ")",
-          EXIT_USAGE);
+              + ")");
     }
     int slots = (int) IdSet.parse(cores).count();
     return Scenario.of(
@@ -458,15 +454,13 @@ final class DemoCommand implements Callable<Integer> {
       try {
         Files.createDirectories(stateDir);
       } catch (IOException e) {
-        throw new CliError(
-            "--state-dir: " + stateDir + ": cannot create (" + e.getMessage() + ")", EXIT_USAGE);
+        throw new CliError("--state-dir: " + stateDir + ": cannot create (" + e.getMessage() + ")");
       }
       return;
     }
     if (!Files.isDirectory(stateDir)) {
       throw new CliError(
-          "--state-dir: " + stateDir + ": not a directory (expected: a new or empty directory)",
-          EXIT_USAGE);
+          "--state-dir: " + stateDir + ": not a directory (expected: a new or empty directory)");
     }
     try (Stream<Path> s = Files.list(stateDir)) {
       if (s.findAny().isPresent()) {
@@ -474,12 +468,10 @@ final class DemoCommand implements Callable<Integer> {
             "--state-dir: "
                 + stateDir
                 + ": not empty (expected: a new or empty directory; the story starts from no"
-                + " jobs)",
-            EXIT_USAGE);
+                + " jobs)");
       }
     } catch (IOException e) {
-      throw new CliError(
-          "--state-dir: " + stateDir + ": cannot read (" + e.getMessage() + ")", EXIT_USAGE);
+      throw new CliError("--state-dir: " + stateDir + ": cannot read (" + e.getMessage() + ")");
     }
   }
 
@@ -487,8 +479,7 @@ final class DemoCommand implements Callable<Integer> {
     try {
       return Files.newBufferedWriter(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new CliError(
-          option + ": " + file + ": cannot write (" + e.getMessage() + ")", EXIT_USAGE);
+      throw new CliError(option + ": " + file + ": cannot write (" + e.getMessage() + ")");
     }
   }
 

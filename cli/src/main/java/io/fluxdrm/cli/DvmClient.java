@@ -89,7 +89,7 @@ final class DvmClient {
       if (c.matches("tcp://(127\\.[0-9.]+|localhost|\\[::1\\]):\\d{1,5}")) {
         return c;
       }
-      throw new CliError(
+      throw CliError.usage(
           "--connect: \""
               + c
               + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT on loopback)");
@@ -102,7 +102,7 @@ final class DvmClient {
         try {
           out.addAll(InfoCodec.decode(s));
         } catch (PmixException e) {
-          throw new CliError("--info: " + e.getMessage());
+          throw CliError.usage("--info: " + e.getMessage());
         }
       }
       return out;

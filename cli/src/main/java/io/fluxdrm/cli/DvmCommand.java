@@ -124,7 +124,7 @@ final class DvmCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     List<DvmConfig.NodeSpec> nodes = nodes();
     if (daemonLatencyMs < 0 || killGraceSeconds < 0) {
-      throw new CliError(
+      throw CliError.usage(
           (daemonLatencyMs < 0
                   ? "--daemon-latency: " + daemonLatencyMs
                   : "--kill-grace: " + killGraceSeconds)
@@ -132,13 +132,13 @@ final class DvmCommand implements Callable<Integer> {
     }
     long stopMs = stopLatencyMs == null ? daemonLatencyMs : stopLatencyMs;
     if (stopMs < 0) {
-      throw new CliError("--stop-latency: " + stopMs + " (expected: >= 0)");
+      throw CliError.usage("--stop-latency: " + stopMs + " (expected: >= 0)");
     }
     java.util.Set<String> failing = failingHosts();
     String endpoint = listen == null ? "unix:" + DvmClient.defaultDir() : listen;
     if (!(endpoint.startsWith("unix:") && endpoint.length() > 5)
         && !endpoint.matches("tcp://(127\\.[0-9.]+|localhost|\\[::1\\]):\\d{1,5}")) {
-      throw new CliError(
+      throw CliError.usage(
           "--listen: \"" + endpoint + "\" (expected: unix:DIR or tcp://127.0.0.1:PORT)");
     }
     int uid = Daemon.uid();
@@ -227,20 +227,20 @@ final class DvmCommand implements Callable<Integer> {
     try {
       h = Hostlist.parse(list);
     } catch (RsetException e) {
-      throw new CliError("--hosts: " + e.getMessage());
+      throw CliError.usage("--hosts: " + e.getMessage());
     }
     if (h.isEmpty() || h.count() > 100_000) {
-      throw new CliError("--hosts: " + h.count() + " hosts (expected: 1 to 100000)");
+      throw CliError.usage("--hosts: " + h.count() + " hosts (expected: 1 to 100000)");
     }
     int n = slots == null ? Runtime.getRuntime().availableProcessors() : slots;
     if (n < 1) {
-      throw new CliError("--slots: " + n + " (expected: at least 1)");
+      throw CliError.usage("--slots: " + n + " (expected: at least 1)");
     }
     List<DvmConfig.NodeSpec> out = new ArrayList<>();
     java.util.Set<String> seen = new java.util.HashSet<>();
     for (String host : h.expand()) {
       if (!seen.add(host)) {
-        throw new CliError("--hosts: " + host + " twice (expected: each host once)");
+        throw CliError.usage("--hosts: " + host + " twice (expected: each host once)");
       }
       out.add(new DvmConfig.NodeSpec(host, n));
     }
@@ -253,14 +253,14 @@ final class DvmCommand implements Callable<Integer> {
       return java.util.Set.of();
     }
     if (!simulated) {
-      throw new CliError(
+      throw CliError.usage(
           "--fail-daemons: without --simulated (expected: injected failures of simulated"
               + " daemons only)");
     }
     try {
       return new java.util.HashSet<>(Hostlist.parse(failDaemons).expand());
     } catch (RsetException e) {
-      throw new CliError("--fail-daemons: " + e.getMessage());
+      throw CliError.usage("--fail-daemons: " + e.getMessage());
     }
   }
 

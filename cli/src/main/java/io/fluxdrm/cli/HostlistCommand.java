@@ -130,11 +130,10 @@ final class HostlistCommand implements Callable<Integer>, Main.UsesStdin {
   @Override
   public Integer call() throws IOException {
     if (expand && count) {
-      throw new CliError("--expand and --count cannot be used together", Main.EXIT_USAGE_PYTHON);
+      throw CliError.usage("--expand and --count cannot be used together");
     }
     if ((intersect ? 1 : 0) + (minus ? 1 : 0) + (xor ? 1 : 0) > 1) {
-      throw new CliError(
-          "only one of --intersect, --minus and --xor may be used", Main.EXIT_USAGE_PYTHON);
+      throw CliError.usage("only one of --intersect, --minus and --xor may be used");
     }
     List<String> srcs = sources;
     if (srcs.isEmpty()) {
@@ -296,7 +295,7 @@ final class HostlistCommand implements Callable<Integer>, Main.UsesStdin {
     try {
       x = Hostlist.parse(arg);
     } catch (RsetException e) {
-      throw new CliError("--exclude: " + e.getMessage(), Main.EXIT_USAGE_PYTHON);
+      throw CliError.usage("--exclude: " + e.getMessage());
     }
     Hostlist left = hl.deleteAll(x);
     if (left.count() != hl.count()) {
@@ -324,7 +323,7 @@ final class HostlistCommand implements Callable<Integer>, Main.UsesStdin {
     try {
       ids = IdSet.parse(fromEnd ? arg.substring(1) : arg);
     } catch (RsetException e) {
-      throw new CliError("--nth: " + e.getMessage());
+      throw CliError.usage("--nth: " + e.getMessage());
     }
     long n = hl.count();
     if (!fromEnd) {
@@ -360,7 +359,7 @@ final class HostlistCommand implements Callable<Integer>, Main.UsesStdin {
     try {
       hosts = Hostlist.parse(arg);
     } catch (RsetException e) {
-      throw new CliError("--find: " + e.getMessage());
+      throw CliError.usage("--find: " + e.getMessage());
     }
     List<String> out = new ArrayList<>();
     for (String h : hosts.expand()) {

@@ -31,13 +31,7 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = "Validate RFC 14/25 jobspecs and derive what a scheduler needs from them.",
     subcommands = {JobspecCommand.Validate.class, JobspecCommand.CountsCommand.class})
-final class JobspecCommand implements Runnable {
-
-  @Override
-  public void run() {
-    throw new CliError(
-        "a subcommand is required: validate or counts (see 'fluxdrm jobspec --help')");
-  }
+final class JobspecCommand {
 
   /** Reads a named file, or stdin for "-", bounded to the jobspec reading limit. */
   static byte[] readSource(String source, InputStream stdin) throws IOException {
@@ -114,7 +108,8 @@ final class JobspecCommand implements Runnable {
         return stream(level);
       }
       if (jobspecOnly || !plugins.isEmpty()) {
-        throw new CliError((jobspecOnly ? "--jobspec-only" : "--plugins") + ": only with --stream");
+        throw CliError.usage(
+            (jobspecOnly ? "--jobspec-only" : "--plugins") + ": only with --stream");
       }
       List<String> sources = files.isEmpty() ? List.of("-") : files;
       PrintWriter out = spec.commandLine().getOut();
@@ -142,12 +137,12 @@ final class JobspecCommand implements Runnable {
      */
     private int stream(Level level) throws IOException {
       if (!files.isEmpty()) {
-        throw new CliError("--stream: reads stdin only (expected: no FILE, found " + files + ")");
+        throw CliError.usage("--stream: reads stdin only (expected: no FILE, found " + files + ")");
       }
       for (String list : plugins) {
         for (String p : list.split(",", -1)) {
           if (!p.equals("jobspec")) {
-            throw new CliError(
+            throw CliError.usage(
                 "--plugins: \""
                     + p
                     + "\" (expected: jobspec, the only validator plugin fluxdrm provides)");

@@ -71,7 +71,7 @@ final class KeygenCommand implements Callable<Integer> {
     if (name != null) {
       String problem = CurveCert.valueProblem(name);
       if (problem != null) {
-        throw new CliError(
+        throw CliError.usage(
             "--name: \""
                 + name
                 + "\" "

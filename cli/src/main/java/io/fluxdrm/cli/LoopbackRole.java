@@ -35,17 +35,17 @@ final class LoopbackRole {
       return curve || !listen.startsWith("tcp://") ? null : Credentials.unknownGuest();
     }
     if (!role.equals("guest") && !role.equals("owner")) {
-      throw new CliError(OPTION + ": \"" + role + "\" (expected: guest or owner)");
+      throw CliError.usage(OPTION + ": \"" + role + "\" (expected: guest or owner)");
     }
     if (!listen.startsWith("tcp://")) {
-      throw new CliError(
+      throw CliError.usage(
           OPTION
               + ": not with --listen "
               + listen
               + " (expected: --listen tcp://HOST:PORT; a Unix-socket hub knows each peer's uid)");
     }
     if (curve) {
-      throw new CliError(
+      throw CliError.usage(
           OPTION + ": not with --curve-cert (expected: the clients file gives each key its role)");
     }
     return role.equals("owner") ? Credentials.owner(ownerUid) : Credentials.unknownGuest();

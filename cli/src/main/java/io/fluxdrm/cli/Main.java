@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -16,9 +17,9 @@ import picocli.CommandLine.Command;
     description = {
       "Dynamic resource management for Flux (RFC 51) bridged to PMIx.",
       "",
-      "Exit status: 0 on success, 1 on an error (one line on stderr); 'fluxdrm hostlist',",
-      "'fluxdrm bridge', 'fluxdrm demo', 'fluxdrm plot' and 'fluxdrm realloc' exit 2 on a",
-      "usage error, as 'flux hostlist' does. Every command and its exit status: docs/cli.md."
+      "Exit status of every command: 0 on success; 1 on an error (bad input, a peer that",
+      "cannot be reached, a failed operation); 2 on a usage error (the command line is wrong);",
+      "128+N when signal N ends it. Errors are one line on stderr. Details: docs/cli.md."
     },
     subcommands = {
       RCommand.class,
@@ -37,23 +38,20 @@ import picocli.CommandLine.Command;
       ReallocCommand.class,
       CommandLine.HelpCommand.class
     })
-public final class Main implements Runnable {
+public final class Main {
 
-  /** Exit status of a failure, as flux-core's commands. */
+  /**
+   * Exit status of an error: the command line is right, but the input, a file it names, a peer or
+   * the operation fails (docs/cli.md, "Exit status"; decision D484).
+   */
   static final int EXIT_ERROR = 1;
 
   /**
-   * Exit status of a usage error of the commands whose flux-core twin is a Python program (argparse
-   * exits 2); flux-core's C commands exit 1 for those too.
+   * Exit status of a usage error: the command line itself is wrong, found before anything is read,
+   * written or connected, as argparse and POSIX utilities have it (docs/cli.md, "Exit status";
+   * decision D484).
    */
-  static final int EXIT_USAGE_PYTHON = 2;
-
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
+  static final int EXIT_USAGE = 2;
 
   public static void main(String[] args) {
     System.exit(run(args, System.in, System.out, System.err));
@@ -76,35 +74,66 @@ public final class Main implements Runnable {
 
   static CommandLine commandLine(InputStream in) {
     CommandLine cl = new CommandLine(new Main(), new Factory(in));
+    cl.setExecutionStrategy(Main::execute);
     cl.setExecutionExceptionHandler(
         (ex, line, parsed) -> {
+          if (ex instanceof CliError c && c.status() == EXIT_USAGE) {
+            return usageError(line, c.getMessage());
+          }
           line.getErr().println(prefix(line) + message(ex));
           line.getErr().flush();
           return ex instanceof CliError c ? c.status() : EXIT_ERROR;
         });
-    cl.setParameterExceptionHandler(
-        (ex, args) -> {
-          CommandLine line = ex.getCommandLine();
-          line.getErr()
-              .println(
-                  prefix(line)
-                      + firstLine(ex.getMessage())
-                      + " (see '"
-                      + line.getCommandSpec().qualifiedName()
-                      + " --help')");
-          line.getErr().flush();
-          Object cmd = line.getCommand();
-          return cmd instanceof HostlistCommand
-                  || cmd instanceof BridgeCommand
-                  || cmd instanceof DemoCommand
-                  || cmd instanceof PlotCommand
-                  || cmd instanceof ReallocCommand
-                  || cmd instanceof ReallocCommand.Op
-              ? EXIT_USAGE_PYTHON
-              : EXIT_ERROR;
-        });
+    cl.setParameterExceptionHandler((ex, args) -> usageError(ex.getCommandLine(), ex.getMessage()));
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     return cl;
+  }
+
+  /**
+   * Runs the command the line names, after the checks of usage that picocli leaves to its caller:
+   * arguments it did not match (it ignores them when a help command is asked for) and a group
+   * without its subcommand.
+   */
+  private static int execute(CommandLine.ParseResult parsed) {
+    CommandLine.ParseResult last = parsed;
+    boolean help = false;
+    while (true) {
+      help |= last.isUsageHelpRequested() || last.isVersionHelpRequested();
+      if (!last.hasSubcommand()) {
+        break;
+      }
+      last = last.subcommand();
+    }
+    CommandLine line = last.commandSpec().commandLine();
+    if (!last.unmatched().isEmpty()) {
+      throw new CommandLine.UnmatchedArgumentException(line, last.unmatched());
+    }
+    if (!help && !last.commandSpec().subcommands().isEmpty()) {
+      List<String> names =
+          line.getSubcommands().values().stream()
+              .map(CommandLine::getCommandName)
+              .distinct()
+              .toList();
+      throw new CommandLine.ParameterException(
+          line,
+          "missing subcommand (expected: "
+              + String.join(", ", names.subList(0, names.size() - 1))
+              + (names.size() > 1 ? " or " : "")
+              + names.get(names.size() - 1)
+              + ")");
+    }
+    return new CommandLine.RunLast().execute(parsed);
+  }
+
+  /** Reports a usage error: one line, what is wrong and where the help is; status 2. */
+  private static int usageError(CommandLine line, String message) {
+    String text = firstLine(message);
+    String help = "'" + line.getCommandSpec().qualifiedName() + " --help'";
+    // a message that already says where to look (a list of names, the help) keeps to its own
+    line.getErr()
+        .println(prefix(line) + text + (text.contains("(see '") ? "" : " (see " + help + ")"));
+    line.getErr().flush();
+    return EXIT_USAGE;
   }
 
   private static String prefix(CommandLine line) {

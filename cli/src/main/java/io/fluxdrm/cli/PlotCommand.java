@@ -48,7 +48,6 @@ import picocli.CommandLine.Parameters;
       "2 usage error."
     })
 final class PlotCommand implements java.util.concurrent.Callable<Integer> {
-  static final int EXIT_USAGE = 2;
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
 
   enum Format {
@@ -127,14 +126,13 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
       return live();
     }
     if (transcript == null) {
-      throw new CliError(
-          "TRANSCRIPT: missing (expected: a transcript file, or --live)", EXIT_USAGE);
+      throw CliError.usage("TRANSCRIPT: missing (expected: a transcript file, or --live)");
     }
     if (connect != null || forDuration != null || columns != null) {
-      throw new CliError("--connect, --for and --columns go with --live only", EXIT_USAGE);
+      throw CliError.usage("--connect, --for and --columns go with --live only");
     }
     if (output == null) {
-      throw new CliError("-o: missing (expected: FILE.svg, FILE.png or -)", EXIT_USAGE);
+      throw CliError.usage("-o: missing (expected: FILE.svg, FILE.png or -)");
     }
     Format f = format();
     checkSize();
@@ -163,7 +161,7 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
   private Format format() {
     if (format != null) {
       if (format == Format.png && output.equals("-")) {
-        throw new CliError("--format png: not to stdout (expected: -o FILE.png)", EXIT_USAGE);
+        throw CliError.usage("--format png: not to stdout (expected: -o FILE.png)");
       }
       return format;
     }
@@ -172,14 +170,12 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
 
   private void checkSize() {
     if (width < Plots.MIN_WIDTH || width > Plots.MAX_SIDE) {
-      throw new CliError(
-          "--width: " + width + " (expected: " + Plots.MIN_WIDTH + " to " + Plots.MAX_SIDE + ")",
-          EXIT_USAGE);
+      throw CliError.usage(
+          "--width: " + width + " (expected: " + Plots.MIN_WIDTH + " to " + Plots.MAX_SIDE + ")");
     }
     if (height != 0 && (height < 200 || height > Plots.MAX_SIDE)) {
-      throw new CliError(
-          "--height: " + height + " (expected: 0 for automatic, or 200 to " + Plots.MAX_SIDE + ")",
-          EXIT_USAGE);
+      throw CliError.usage(
+          "--height: " + height + " (expected: 0 for automatic, or 200 to " + Plots.MAX_SIDE + ")");
     }
   }
 
@@ -276,19 +272,18 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
 
   private int live() throws InterruptedException {
     if (transcript != null || output != null || format != null) {
-      throw new CliError(
-          "--live: draws in the terminal (expected: no TRANSCRIPT, -o nor --format)", EXIT_USAGE);
+      throw CliError.usage(
+          "--live: draws in the terminal (expected: no TRANSCRIPT, -o nor --format)");
     }
     if (connect == null) {
-      throw new CliError(
-          "--connect: missing (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)",
-          EXIT_USAGE);
+      throw CliError.usage(
+          "--connect: missing (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)");
     }
     String uri = hubUri(connect);
     Duration limit = forDuration == null ? null : duration(forDuration);
     int cols = columns != null ? columns : envColumns();
     if (cols < 40 || cols > 1000) {
-      throw new CliError("--columns: " + cols + " (expected: 40 to 1000)", EXIT_USAGE);
+      throw CliError.usage("--columns: " + cols + " (expected: 40 to 1000)");
     }
     boolean ansi =
         System.console() != null
@@ -366,18 +361,16 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
         || arg.matches("tcp://(127(\\.\\d{1,3}){3}|localhost|\\[::1\\]):\\d{1,5}")) {
       return arg;
     }
-    throw new CliError(
-        "--connect: \"" + arg + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)",
-        EXIT_USAGE);
+    throw CliError.usage(
+        "--connect: \"" + arg + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)");
   }
 
   /** {@code 30s}, {@code 500ms}, {@code 2m}, {@code 1h}; a bare number is seconds. */
   static Duration duration(String s) {
     Matcher m = DURATION.matcher(s.strip());
     if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
-      throw new CliError(
-          "--for: \"" + s + "\" (expected: a positive duration such as 30s, 500ms, 2m or 1h)",
-          EXIT_USAGE);
+      throw CliError.usage(
+          "--for: \"" + s + "\" (expected: a positive duration such as 30s, 500ms, 2m or 1h)");
     }
     long n = Long.parseLong(m.group(1));
     String unit = m.group(2) == null ? "s" : m.group(2);

@@ -48,16 +48,9 @@ import picocli.CommandLine.Parameters;
       RCommand.Verify.class,
       RCommand.SetProperty.class
     })
-final class RCommand implements Runnable {
+final class RCommand {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public void run() {
-    throw new CliError(
-        "a subcommand is required: encode, decode, append, diff, intersect, remap, rerank,"
-            + " verify or set-property (see 'fluxdrm R --help')");
-  }
 
   /** Shared by the commands that read R on stdin. */
   abstract static class Reader implements Main.UsesStdin {
@@ -188,7 +181,7 @@ final class RCommand implements Runnable {
       if (c.isEmpty() && g.isEmpty()) {
         c = "0";
       } else if (local || xml != null) {
-        throw new CliError("do not specify --cores or --gpus with --local or --xml");
+        throw CliError.usage("do not specify --cores or --gpus with --local or --xml");
       }
       if (xml != null) {
         throw new CliError("--xml needs an hwloc topology, which fluxdrm does not read");
@@ -211,7 +204,7 @@ final class RCommand implements Runnable {
       } else {
         rankIds = parse("--ranks", ranks);
         if (rankIds.count() > ResourceSet.MAX_RANKS) {
-          throw new CliError(
+          throw CliError.usage(
               "--ranks: "
                   + ranks
                   + " names "
@@ -230,7 +223,7 @@ final class RCommand implements Runnable {
         } else {
           hostlist = hostlist(hosts);
           if (!rankIds.isEmpty() && hostlist.count() != rankIds.count()) {
-            throw new CliError(
+            throw CliError.usage(
                 "hostname count in '"
                     + hosts
                     + "' does not match nranks ("
@@ -319,7 +312,7 @@ final class RCommand implements Runnable {
                       .objectNode()
                       .set("properties", stringArray(names)));
         } catch (RsetException e) {
-          throw new CliError("Invalid property constraint: " + e.getMessage());
+          throw CliError.usage("Invalid property constraint: " + e.getMessage());
         }
         r = r.copyConstraint(c);
         coreCounter = r.count("core");
@@ -453,11 +446,11 @@ final class RCommand implements Runnable {
 
     @Override
     public Integer call() {
-      ResourceSet r = union(read());
       if (args.size() != 1) {
-        throw new CliError("Must provide a hostlist for re-ranking");
+        throw CliError.usage("Must provide a hostlist for re-ranking");
       }
       Hostlist hl = hostlist(args.get(0));
+      ResourceSet r = union(read());
       if (!r.hasNodelist()) {
         throw new CliError("cannot re-rank: R has no nodelist");
       }
@@ -511,7 +504,7 @@ final class RCommand implements Runnable {
     try {
       return IdSet.parse(text);
     } catch (RsetException e) {
-      throw new CliError(option + ": " + e.getMessage());
+      throw CliError.usage(option + ": " + e.getMessage());
     }
   }
 
@@ -519,7 +512,7 @@ final class RCommand implements Runnable {
     try {
       return IdSet.parse(text);
     } catch (RsetException e) {
-      throw new CliError("Invalid ranks in " + option + ": " + e.getMessage());
+      throw CliError.usage("Invalid ranks in " + option + ": " + e.getMessage());
     }
   }
 
@@ -527,7 +520,7 @@ final class RCommand implements Runnable {
     try {
       return Hostlist.parse(text);
     } catch (RsetException e) {
-      throw new CliError("invalid hostlist '" + text + "': " + e.getMessage());
+      throw CliError.usage("invalid hostlist '" + text + "': " + e.getMessage());
     }
   }
 
@@ -555,7 +548,7 @@ final class RCommand implements Runnable {
       try {
         props.put(e.getKey(), IdSet.parse(e.getValue()));
       } catch (RsetException x) {
-        throw new CliError(
+        throw CliError.usage(
             "failed to assign properties: invalid idset '"
                 + e.getValue()
                 + "' specified for property \""

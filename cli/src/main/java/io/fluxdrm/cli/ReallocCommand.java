@@ -1,7 +1,6 @@
 package io.fluxdrm.cli;
 
 import static io.fluxdrm.cli.ReallocClient.TOPIC;
-import static io.fluxdrm.cli.ReallocRequests.EXIT_USAGE;
 import static io.fluxdrm.cli.ReallocRequests.duration;
 import static io.fluxdrm.cli.ReallocRequests.findFlux;
 import static io.fluxdrm.cli.ReallocRequests.grant;
@@ -64,14 +63,9 @@ import picocli.CommandLine.Parameters;
       "error; 130 after Ctrl-C (the waiting request is canceled first)."
     },
     subcommands = {ReallocCommand.Grow.class, ReallocCommand.Release.class})
-final class ReallocCommand implements Runnable {
+final class ReallocCommand {
   /** The exit status after Ctrl-C (the JVM's for SIGINT). */
   static final int EXIT_INTERRUPTED = 130;
-
-  @Override
-  public void run() {
-    throw new CliError("missing subcommand (expected: grow or release)", EXIT_USAGE);
-  }
 
   // ---- the subcommands ---------------------------------------------------------------------
 

@@ -45,14 +45,11 @@ import java.util.regex.Pattern;
 final class ReallocRequests {
   private ReallocRequests() {}
 
-  /** The exit status of a usage error. */
-  static final int EXIT_USAGE = Main.EXIT_USAGE_PYTHON;
-
   /** The environment ({@code FLUX_URI}, {@code PATH}); tests replace it. */
   static Function<String, String> env = System::getenv;
 
   static CliError usage(String message) {
-    return new CliError(message, EXIT_USAGE);
+    return CliError.usage(message);
   }
 
   // ---- arguments ---------------------------------------------------------------------------

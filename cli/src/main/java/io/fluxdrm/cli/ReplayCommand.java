@@ -18,11 +18,11 @@ import picocli.CommandLine.Parameters;
     description = {
       "Replay the requests of a transcript (JSON lines recorded at a service's or a client's",
       "endpoint) against a fresh instance of the service NAME and print the unified diff of the",
-      "responses; when they are all the same it says how many matched. Exit status: 0 same,",
-      "1 different, 2 error."
+      "responses; when they are all the same it says how many matched. Exit status: 0 same;",
+      "1 different, or an error (an unreadable or malformed transcript); 2 a usage error",
+      "(an unknown service NAME among them)."
     })
 final class ReplayCommand implements Callable<Integer> {
-  static final int EXIT_ERROR = 2;
   private static final String COMPONENT_LOG = "org.slf4j.simpleLogger.log.io.fluxdrm";
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -44,11 +44,20 @@ final class ReplayCommand implements Callable<Integer> {
     if (System.getProperty(COMPONENT_LOG) == null) {
       System.setProperty(COMPONENT_LOG, "warn");
     }
+    ReplayRegistry registry = ReplayRegistry.load();
+    if (!registry.names().contains(service)) {
+      throw CliError.usage(
+          "--service: \""
+              + service
+              + "\" (expected: one of "
+              + String.join(", ", registry.names())
+              + ")");
+    }
     ReplayResult r;
     try {
-      r = ReplayRegistry.load().run(service, transcript);
+      r = registry.run(service, transcript);
     } catch (RpcException e) {
-      throw new CliError(Main.firstLine(e.getMessage()), EXIT_ERROR);
+      throw new CliError(Main.firstLine(e.getMessage()));
     }
     PrintWriter out = spec.commandLine().getOut();
     if (r.same()) {

@@ -128,7 +128,7 @@ final class SchedCommand implements Callable<Integer> {
               .withRealloc(!noRealloc)
               .withAnnotatePending(annotatePending);
     } catch (SchedException e) {
-      throw new CliError(e.getMessage());
+      throw CliError.usage(e.getMessage());
     }
     if (fluxUri != null) {
       for (Object[] o :
@@ -144,47 +144,52 @@ final class SchedCommand implements Callable<Integer> {
             {"--tcp-loopback-role", tcpLoopbackRole}
           }) {
         if (o[1] != null) {
-          throw new CliError(
+          throw CliError.usage(
               o[0] + ": not with --flux-uri (expected: the broker gives resources and state)");
         }
       }
       return attached(options);
     }
     if (listen == null) {
-      throw new CliError(
+      throw CliError.usage(
           "--listen: missing (expected: unix:DIR or tcp://HOST:PORT, or --flux-uri)");
     }
     if (!listen.startsWith("unix:") && !listen.startsWith("tcp://")
         || listen.equals("unix:")
         || listen.equals("tcp://")) {
-      throw new CliError("--listen: \"" + listen + "\" (expected: unix:DIR or tcp://HOST:PORT)");
+      throw CliError.usage("--listen: \"" + listen + "\" (expected: unix:DIR or tcp://HOST:PORT)");
     }
+    // the command line first (usage, status 2), then the files it names (status 1): D484
+    checkCurveOptions();
+    Credentials loopback =
+        LoopbackRole.credentials(tcpLoopbackRole, listen, curveCert != null, Daemon.uid());
     ResourceSet pool = pool();
     ZmqHubListener.Curve curve = curve();
-    Credentials loopback = loopbackCredentials(curve);
     return standalone(pool, options, curve, loopback);
   }
 
-  /** The credentials of every peer of a {@code tcp://} listener without CURVE (D330). */
-  private Credentials loopbackCredentials(ZmqHubListener.Curve curve) {
-    return LoopbackRole.credentials(tcpLoopbackRole, listen, curve != null, Daemon.uid());
-  }
-
-  /** The CURVE settings of {@code --curve-cert} and {@code --curve-clients}, or null for none. */
-  private ZmqHubListener.Curve curve() {
+  /** {@code --curve-cert} and {@code --curve-clients}: both or neither, only on {@code tcp://}. */
+  private void checkCurveOptions() {
     if (curveCert == null && curveClients == null) {
-      return null;
+      return;
     }
     if (curveCert == null || curveClients == null) {
-      throw new CliError(
+      throw CliError.usage(
           (curveCert == null
                   ? "--curve-clients: without --curve-cert"
                   : "--curve-cert: without" + " --curve-clients")
               + " (expected: both, or neither for a loopback listener)");
     }
     if (!listen.startsWith("tcp://")) {
-      throw new CliError(
+      throw CliError.usage(
           "--curve-cert: not with --listen " + listen + " (expected: --listen tcp://HOST:PORT)");
+    }
+  }
+
+  /** The CURVE settings of {@code --curve-cert} and {@code --curve-clients}, or null for none. */
+  private ZmqHubListener.Curve curve() {
+    if (curveCert == null) {
+      return null;
     }
     CurveCert cert = CurveCert.readSecret(curveCert);
     CurveClients clients = CurveClients.read(curveClients);
@@ -200,32 +205,48 @@ final class SchedCommand implements Callable<Integer> {
     return new ZmqHubListener.Curve(cert.publicKey(), cert.secretKey(), clients.credentials());
   }
 
+  /**
+   * The pool: built from {@code --hosts}, {@code --cores} and {@code --gpus}, whose faults are
+   * usage errors, or read from the file {@code --resources}, whose faults are errors (D484).
+   */
   private ResourceSet pool() {
     if (resources != null && hosts != null) {
-      throw new CliError("--resources: not with --hosts (expected: one way to give the pool)");
+      throw CliError.usage("--resources: not with --hosts (expected: one way to give the pool)");
+    }
+    if (resources != null) {
+      try {
+        return ResourceSet.parse(Files.readString(resources, StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new CliError("--resources: " + resources + ": cannot read (" + e.getMessage() + ")");
+      } catch (RsetException e) {
+        throw new CliError("--resources: " + e.getMessage());
+      }
+    }
+    if (hosts == null || cores == null) {
+      throw CliError.usage(
+          "pool: missing (expected: --resources R.json, or --hosts HOSTLIST with --cores IDSET)");
     }
     try {
-      if (resources != null) {
-        return ResourceSet.parse(Files.readString(resources, StandardCharsets.UTF_8));
-      }
-      if (hosts == null || cores == null) {
-        throw new CliError(
-            "pool: missing (expected: --resources R.json, or --hosts HOSTLIST with --cores IDSET)");
-      }
       Hostlist h = Hostlist.parse(hosts);
       if (h.isEmpty() || h.count() > ResourceSet.MAX_RANKS) {
-        throw new CliError(
+        throw CliError.usage(
             "--hosts: " + h.count() + " hosts (expected: 1 to " + ResourceSet.MAX_RANKS + ")");
       }
       return ResourceSet.of(
           IdSet.range(0, (int) h.count() - 1),
-          IdSet.parse(cores),
-          gpus == null ? IdSet.empty() : IdSet.parse(gpus),
+          idset("--cores", cores),
+          gpus == null ? IdSet.empty() : idset("--gpus", gpus),
           h);
-    } catch (IOException e) {
-      throw new CliError("--resources: " + resources + ": cannot read (" + e.getMessage() + ")");
     } catch (RsetException e) {
-      throw new CliError((resources != null ? "--resources: " : "pool: ") + e.getMessage());
+      throw CliError.usage("--hosts: " + e.getMessage());
+    }
+  }
+
+  private static IdSet idset(String option, String text) {
+    try {
+      return IdSet.parse(text);
+    } catch (RsetException e) {
+      throw CliError.usage(option + ": " + e.getMessage());
     }
   }
 

@@ -19,12 +19,7 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = "List the JSON Schemas fluxdrm ships, or validate a document against one.",
     subcommands = {SchemaCommand.ListNames.class, SchemaCommand.Validate.class})
-final class SchemaCommand implements Runnable {
-
-  @Override
-  public void run() {
-    throw new CliError("a subcommand is required: list or validate (see 'fluxdrm schema --help')");
-  }
+final class SchemaCommand {
 
   @Command(name = "list", mixinStandardHelpOptions = true, description = "Print every schema name.")
   static final class ListNames implements Callable<Integer> {
@@ -69,7 +64,7 @@ final class SchemaCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       if (!Schemas.exists(name)) {
-        throw new CliError(
+        throw CliError.usage(
             "schema \"" + name + "\": not found (see 'fluxdrm schema list' for the names)");
       }
       Report r;

@@ -42,18 +42,11 @@ import picocli.CommandLine.Parameters;
       SessionCtrlCommand.Terminate.class,
       SessionCtrlCommand.Extend.class
     })
-final class SessionCtrlCommand implements Runnable {
+final class SessionCtrlCommand {
   /** The {@code PMIX_SESSION_CTRL_ID} every request carries. */
   static final String CTRL_ID = "fluxdrm-sessionctrl";
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-  @Override
-  public void run() {
-    throw new CliError(
-        "missing subcommand (expected: instantiate, pause, resume, preempt, restore, signal,"
-            + " terminate or extend)");
-  }
 
   /** {@code ID}: a decimal session id, or {@code all} for UINT32_MAX. */
   static long sessionId(String s) {
@@ -61,11 +54,11 @@ final class SessionCtrlCommand implements Runnable {
       return DvmWire.UINT32_MAX;
     }
     if (!s.matches("0|[1-9][0-9]{0,9}")) {
-      throw new CliError("ID: \"" + s + "\" (expected: a session id 0 to 4294967294, or 'all')");
+      throw CliError.usage("ID: \"" + s + "\" (expected: a session id 0 to 4294967294, or 'all')");
     }
     long v = Long.parseLong(s);
     if (v >= DvmWire.UINT32_MAX) {
-      throw new CliError("ID: " + s + " (expected: a session id 0 to 4294967294, or 'all')");
+      throw CliError.usage("ID: " + s + " (expected: a session id 0 to 4294967294, or 'all')");
     }
     return v;
   }
@@ -74,7 +67,7 @@ final class SessionCtrlCommand implements Runnable {
     try {
       AllocTime.parseSeconds(spec);
     } catch (PmixException e) {
-      throw new CliError("--time: " + e.getMessage());
+      throw CliError.usage("--time: " + e.getMessage());
     }
     return Info.of(PmixKey.PMIX_ALLOC_TIME, spec);
   }
@@ -171,7 +164,7 @@ final class SessionCtrlCommand implements Runnable {
       }
       if (!command.isEmpty()) {
         if (np < 1) {
-          throw new CliError("--np: " + np + " (expected: at least 1)");
+          throw CliError.usage("--np: " + np + " (expected: at least 1)");
         }
         App app = new App(command.get(0), command, np, List.of());
         d.add(Info.of(PmixKey.PMIX_SESSION_APP, List.of(app)));
@@ -252,7 +245,7 @@ final class SessionCtrlCommand implements Runnable {
     List<Info> directives() {
       int n;
       if (!signal.matches("-?[0-9]{1,9}")) {
-        throw new CliError("N: \"" + signal + "\" (expected: a signal number 1 to 64)");
+        throw CliError.usage("N: \"" + signal + "\" (expected: a signal number 1 to 64)");
       }
       n = Integer.parseInt(signal);
       List<Info> d = new ArrayList<>();

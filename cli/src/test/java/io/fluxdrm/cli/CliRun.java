@@ -71,6 +71,18 @@ record CliRun(int status, String out, String err) {
     assertNoTrace();
   }
 
+  /**
+   * The stderr line of a usage error from its message line {@code fluxdrm CMD: what}: the help to
+   * read follows, unless the message already names where to look (docs/cli.md, "Exit status").
+   */
+  static String usageLine(String line) {
+    if (line.contains("(see '")) {
+      return line;
+    }
+    String command = line.substring(0, line.indexOf(": "));
+    return line + " (see '" + command + " --help')";
+  }
+
   void assertNoTrace() {
     assertThat(err).doesNotContain("at io.fluxdrm").doesNotContain("Exception");
     assertThat(out).doesNotContain("at io.fluxdrm").doesNotContain("Exception");

@@ -82,7 +82,8 @@ class DemoPrrteCommandTest {
   void prrteOptionsWithoutPrrte_exit2(String option, String value) {
     CliRun r = CliRun.run("", "demo", option, value);
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err().strip()).isEqualTo("fluxdrm demo: " + option + ": only with --prrte");
+    assertThat(r.err().strip())
+        .isEqualTo(CliRun.usageLine("fluxdrm demo: " + option + ": only with --prrte"));
   }
 
   @Test

@@ -7,7 +7,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Bad input to the DVM commands, found before anything is sent: one line, exit 1, no trace. */
+/**
+ * Bad command lines of the DVM commands, found before anything is sent or served: one line, a usage
+ * error (exit 2), no trace; an unreachable DVM is an error (exit 1).
+ */
 class DvmCommandsTest {
   @TempDir static Path dir;
 
@@ -35,9 +38,10 @@ class DvmCommandsTest {
         "dvm --listen unix:/nonexistent/x --tcp-loopback-role owner|fluxdrm dvm:"
             + " --tcp-loopback-role: not with --listen unix:/nonexistent/x",
       })
-  void badInput_oneLineExit1(String line, String expected) {
+  void badCommandLine_oneLineUsageExit2BeforeConnecting(String line, String expected) {
     CliRun r = CliRun.run("", CliRun.words(line));
-    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    assertThat(r.status()).as(r.err()).isEqualTo(2);
+    assertThat(r.err()).contains(" --help')");
     assertThat(r.err()).startsWith(expected).doesNotContain("Exception").doesNotContain("\tat ");
     assertThat(r.err().strip().lines()).hasSize(1);
   }

@@ -227,7 +227,7 @@ class DvmTryItOutIT {
             "--time",
             "1::2");
     assertThat(p.waitFor(SLOW.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).isEqualTo(1);
+    assertThat(p.exitValue()).as("a usage error (docs/cli.md, \"Exit status\")").isEqualTo(2);
     assertThat(stderrOf(name))
         .startsWith("fluxdrm sessionctrl instantiate: --time: pmix.alloc.time \"1::2\"")
         .doesNotContain("Exception");

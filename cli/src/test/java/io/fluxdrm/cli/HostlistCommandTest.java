@@ -87,12 +87,12 @@ class HostlistCommandTest {
         ok("nth_afterLimit_indexOfLimited", "hostlist -L -3 -n 0 n[1-5]", "n3"),
         fail("nth_beyondEnd_error", "hostlist -n 9 n[1-5]", "9"),
         fail("nth_fromEndBeyond_error", "hostlist -n -9 n[1-5]", "-9"),
-        fail("nth_badIdset_error", "hostlist -n x n[1-5]", "--nth"),
+        usage("nth_badIdset_usage", "hostlist -n x n[1-5]", "--nth"),
         // -F
         ok("find_hosts_indices", "hostlist -F n[2,4] n[1-5]", "1 3"),
         ok("find_duplicateHost_firstIndex", "hostlist -F a b,a,a", "1"),
         fail("find_missingHost_error", "hostlist -F n9 n[1-5]", "n9"),
-        fail("find_badHostlist_error", "hostlist -F n[ n[1-5]", "--find"),
+        usage("find_badHostlist_usage", "hostlist -F n[ n[1-5]", "--find"),
         // -L
         ok("limit_positive_first", "hostlist -L 2 n[1-5]", "n[1-2]"),
         ok("limit_negative_last", "hostlist -L -2 n[1-5]", "n[4-5]"),

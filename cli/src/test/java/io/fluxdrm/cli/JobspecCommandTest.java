@@ -183,9 +183,9 @@ class JobspecCommandTest {
   }
 
   @Test
-  void schemaValidate_unknownName_oneLineErrorExit1() {
+  void schemaValidate_unknownName_oneLineUsageErrorExit2() {
     CliRun run = CliRun.run("{}", "schema", "validate", "no-such-schema", "-");
-    run.assertOneLineError("not found");
+    run.assertOneLineError("not found (see 'fluxdrm schema list' for the names)", 2);
   }
 
   @Test

@@ -102,23 +102,27 @@ class JobspecStreamTest {
             "--stream",
             "--plugins",
             "jobspec,feasibility");
-    assertThat(bad.status()).isEqualTo(1);
+    assertThat(bad.status()).as("a usage error").isEqualTo(2);
     assertThat(bad.out()).isEmpty();
     assertThat(bad.err())
         .isEqualTo(
-            "fluxdrm jobspec validate: --plugins: \"feasibility\" (expected: jobspec, the only"
-                + " validator plugin fluxdrm provides)\n");
+            CliRun.usageLine(
+                    "fluxdrm jobspec validate: --plugins: \"feasibility\" (expected: jobspec, the"
+                        + " only validator plugin fluxdrm provides)")
+                + "\n");
   }
 
   @Test
   void stream_withFileOrOptionsWithoutStream_refused() {
     CliRun withFile = CliRun.run("", "jobspec", "validate", "--stream", "a.json");
-    assertThat(withFile.status()).isEqualTo(1);
+    assertThat(withFile.status()).as("a usage error").isEqualTo(2);
     assertThat(withFile.err()).contains("--stream: reads stdin only");
     CliRun noStream = CliRun.run("", "jobspec", "validate", "--jobspec-only");
-    assertThat(noStream.status()).isEqualTo(1);
+    assertThat(noStream.status()).as("a usage error").isEqualTo(2);
     assertThat(noStream.err())
-        .isEqualTo("fluxdrm jobspec validate: --jobspec-only: only with --stream\n");
+        .isEqualTo(
+            CliRun.usageLine("fluxdrm jobspec validate: --jobspec-only: only with --stream")
+                + "\n");
   }
 
   @Test

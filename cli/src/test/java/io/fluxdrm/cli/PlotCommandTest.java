@@ -97,7 +97,7 @@ class PlotCommandTest {
   void plot_usageError_exit2(String name, String line, String message) {
     CliRun r = CliRun.run("", CliRun.words(line.strip().replace("DEMO", DEMO)));
     assertThat(r.status()).as("%s", r).isEqualTo(2);
-    assertThat(r.err()).isEqualTo("fluxdrm plot: " + message + "\n");
+    assertThat(r.err()).isEqualTo(CliRun.usageLine("fluxdrm plot: " + message) + "\n");
   }
 
   @Test

@@ -40,6 +40,14 @@ class RCommandTest {
     return new Case(name, args, stdin, 1, "", err);
   }
 
+  /**
+   * A usage error (an option value not of its form, options that exclude each other): status 2,
+   * where flux-core's {@code flux R} exits 1 (docs/cli.md, "Differences from flux-core").
+   */
+  static Case usage(String name, String args, String stdin, String err) {
+    return new Case(name, args, stdin, 2, "", err);
+  }
+
   /** R as {@code flux R encode -r RANKS -c CORES [-g GPUS] -H HOSTS} prints it. */
   static String r(String ranks, String cores, String hosts) {
     return "{\"version\": 1, \"execution\": {\"R_lite\": [{\"rank\": \""
@@ -287,7 +295,7 @@ class RCommandTest {
             "R encode -r 0-3 -H n[0-3] -p xx:3-5",
             "",
             "failed to assign properties: ranks 4-5 not found in target resource list"),
-        fail(
+        usage(
             "encode_propertyRanksTwoColons_invalidIdset",
             "R encode -H foo -p a:b:c",
             "",
@@ -297,20 +305,20 @@ class RCommandTest {
             "R encode -H foo -p x^:0",
             "",
             "invalid character '^' in property \"x^\""),
-        fail(
+        usage(
             "encode_hostCountMismatch_rejected",
             "R encode -r 0-3 -H n[0-2]",
             "",
             "hostname count in 'n[0-2]' does not match nranks (4)"),
-        fail("encode_badRanks_rejected", "R encode -r x -H a", "", "--ranks"),
-        fail("encode_badCores_rejected", "R encode -c 3-1 -H a", "", "--cores"),
-        fail("encode_badHosts_rejected", "R encode -H a[", "", "invalid hostlist 'a['"),
-        fail(
+        usage("encode_badRanks_rejected", "R encode -r x -H a", "", "--ranks"),
+        usage("encode_badCores_rejected", "R encode -c 3-1 -H a", "", "--cores"),
+        usage("encode_badHosts_rejected", "R encode -H a[", "", "invalid hostlist 'a['"),
+        usage(
             "encode_localWithCores_rejected",
             "R encode -l -c 1",
             "",
             "do not specify --cores or --gpus with --local or --xml"),
-        fail("encode_badGpus_rejectedUnlikeFluxCore", "R encode -g x -H foo", "", "--gpus"),
+        usage("encode_badGpus_rejectedUnlikeFluxCore", "R encode -g x -H foo", "", "--gpus"),
         fail("encode_xml_unsupported", "R encode -f topo.xml", "", "hwloc"),
         // decode: stdin conventions
         ok(
@@ -429,13 +437,13 @@ class RCommandTest {
             N03GP,
             "rank[0-2]/core[0-7],gpu[0-1]"),
         ok("decode_hostnameAsProperty_thatHost", "R decode -p node2 -r", N03, "2"),
-        fail(
+        usage(
             "decode_propertyBang_invalidConstraint",
             "R decode -p !a",
             N03,
             "Invalid property constraint"),
-        fail("decode_includeBad_invalidRanks", "R decode -i x", N03, "--include"),
-        fail("decode_excludeBad_invalidRanks", "R decode -x 2-1", N03, "--exclude"),
+        usage("decode_includeBad_invalidRanks", "R decode -i x", N03, "--include"),
+        usage("decode_excludeBad_invalidRanks", "R decode -x 2-1", N03, "--exclude"),
         new Case(
             "decode_shortThenNodelistWithoutNodelist_shortPrintedThenError",
             "R decode -n -s",
@@ -572,12 +580,12 @@ class RCommandTest {
             r("0-3", "0", "foo[0-3]").replace("]\"]}}", "]\"], \"properties\": {\"a\": \"1\"}}}"),
             r("0-3", "0", "foo[3,2,1,0]")
                 .replace("]\"]}}", "]\"], \"properties\": {\"a\": \"2\"}}}")),
-        fail(
+        usage(
             "rerank_noHostlist_mustProvide",
             "R rerank",
             N03,
             "Must provide a hostlist for re-ranking"),
-        fail(
+        usage(
             "rerank_twoArguments_mustProvide",
             "R rerank a b",
             N03,
@@ -597,7 +605,7 @@ class RCommandTest {
             "R rerank node[0-2],m",
             N03,
             "Host m not found in resources"),
-        fail("rerank_badHostlist_rejected", "R rerank node[", N03, "invalid hostlist 'node['"),
+        usage("rerank_badHostlist_rejected", "R rerank node[", N03, "invalid hostlist 'node['"),
         fail("rerank_noNodelist_rejected", "R rerank a,b", NO_NODELIST, "nodelist"),
         // verify
         ok(
@@ -674,7 +682,7 @@ class RCommandTest {
             "R set-property a:3-5",
             N03,
             "ranks 4-5 not found in target resource list"),
-        fail(
+        usage(
             "setProperty_badIdset_rejected",
             "R set-property a:x",
             N03,
@@ -685,10 +693,10 @@ class RCommandTest {
             N03,
             "invalid character '|' in property \"a|b\""),
         // usage
-        fail("r_noSubcommand_usageError", "R", "", "subcommand"),
-        fail("r_unknownSubcommand_usageError", "R frob", "", "frob"),
-        fail("decode_unknownOption_usageError", "R decode --bogus", N03, "--bogus"),
-        fail("decode_countWithoutType_usageError", "R decode -c", N03, "--count"));
+        usage("r_noSubcommand_usageError", "R", "", "subcommand"),
+        usage("r_unknownSubcommand_usageError", "R frob", "", "frob"),
+        usage("decode_unknownOption_usageError", "R decode --bogus", N03, "--bogus"),
+        usage("decode_countWithoutType_usageError", "R decode -c", N03, "--count"));
   }
 
   @ParameterizedTest(name = "{0}")
