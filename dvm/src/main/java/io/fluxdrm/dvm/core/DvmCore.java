@@ -1942,6 +1942,13 @@ public final class DvmCore {
       throw Refused.notSupported("allocation request from the scheduler itself");
     }
     if (scheduler != null) {
+      if (r.from().kind() == Client.Kind.APPLICATION
+          && (r.directive() == AllocDirective.NEW || r.directive() == AllocDirective.EXTEND)
+          && r.infos().stream().anyMatch(i -> i.key().equals(PmixKey.PMIX_ALLOC_TARGET))) {
+        // B5, spec/pmix/03 §8: an application may not name an owner; refused before the
+        // scheduler grants what the DVM would not apply (D477)
+        throw Refused.noPermissions("PMIX_ALLOC_TARGET: an application may not name an owner");
+      }
       if (r.directive() == AllocDirective.EXTEND) {
         // B8: an EXTEND of a reservation this DVM holds is for its owners to ask; refused here,
         // before the scheduler grants what the DVM would not apply (D477)

@@ -196,6 +196,26 @@ class AllocationScenariosTest {
   }
 
   @Test
+  void b5_underAScheduler_refusedBeforeTheSchedulerIsAsked() {
+    Client j = runningApp();
+    h.event(new DvmEvent.SchedulerAttached(DvmHarness.schedulerClient()));
+    java.util.function.Supplier<Long> asked =
+        () ->
+            h.decisions(DvmDecision.ToScheduler.class).stream()
+                .filter(d -> d.call() instanceof DvmDecision.Allocate)
+                .count();
+    String before = DvmHarness.snapshot(h.core.view());
+    // D477: the scheduler would grant what the DVM then refuses to apply
+    assertThat(
+            h.alloc(j, AllocDirective.NEW, Info.of(PmixKey.PMIX_ALLOC_TARGET, "x"), nodes("n2"))
+                .orElseThrow()
+                .status())
+        .isEqualTo(PmixStatus.PMIX_ERR_NO_PERMISSIONS);
+    assertThat(asked.get()).isZero();
+    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(before);
+  }
+
+  @Test
   void b9_aSharedNewPutsTheNodesInThePoolWithoutAReservationId() {
     StatusInfos a =
         h.alloc(t, AllocDirective.NEW, Info.of(PmixKey.PMIX_ALLOC_SHARE, true), nodes("n2:2"))

@@ -278,7 +278,12 @@ public final class Scenarios {
         MoreScenarios::d21);
 
     String app = "needs an application process as requester: the port's requester here is a tool";
-    cannot(s, "B5", "app process: NEW with ALLOC_TARGET", L, app);
+    cannot(
+        s,
+        "B5",
+        "app process: NEW with ALLOC_TARGET",
+        L,
+        app + "; run with applications below, in \"Applications through PRRTE\"");
     cannot(
         s,
         "B8",

@@ -488,9 +488,37 @@ class PrrteAppIT {
     releaseFromDvm(two.get(1));
   }
 
-  /** B8: J2 extends J1's allocation: NO_PERMISSIONS, and Flux's grant goes back. */
+  /** B5: an application's NEW naming an owner: NO_PERMISSIONS, and Flux's grant goes back. */
   @Test
   @Order(6)
+  void b5_anApplicationNamingAnOwner_noPermissions_theGrantGoesBackToFlux() throws Exception {
+    int mark = bridge.lines.size();
+    List<String> l = runApp("new", "cpus=2", "owner=somebody");
+    assertThat(line(l, 0, "NEW")).startsWith("APP 0 NEW PMIX_ERR_NO_PERMISSIONS");
+    String id = grantAfter(mark);
+    droppedAndFree(id);
+    row(
+        "B5",
+        "app process: NEW with ALLOC_TARGET",
+        "`PMIX_ERR_NO_PERMISSIONS` (after Flux granted it): fluxdrm finds the node not taken"
+            + " and hands it back within the grant timeout");
+  }
+
+  /** The id of the first grant the bridge logged after its line {@code mark}. */
+  static String grantAfter(int mark) throws Exception {
+    Pattern p = Pattern.compile("PMIX_ALLOC_(NEW|EXTEND) from \\S+: granted (\\S+) on ");
+    for (String l : bridge.lines.subList(mark, bridge.lines.size())) {
+      Matcher m = p.matcher(l);
+      if (m.find()) {
+        return m.group(2);
+      }
+    }
+    throw new AssertionError("no grant logged after line " + mark);
+  }
+
+  /** B8: J2 extends J1's allocation: NO_PERMISSIONS, and Flux's grant goes back. */
+  @Test
+  @Order(7)
   void b8_anotherJobsAllocation_noPermissions_theGrantGoesBackToFlux() throws Exception {
     Watched j1 = launch("j1", 1, "new", "cpus=2", "pause", "600");
     String id = value(j1.await("^APP 0 NEW "), "pmix.alloc.id");
@@ -530,7 +558,7 @@ class PrrteAppIT {
 
   /** EXTEND of a reservation PRRTE dropped with its owner: NOT_FOUND, the grant goes back. */
   @Test
-  @Order(7)
+  @Order(8)
   void extendOfADroppedReservation_notFound_theGrantGoesBackToFlux() throws Exception {
     List<String> j1 = runApp("new", "cpus=2");
     String id = value(line(j1, 0, "NEW"), "pmix.alloc.id");
@@ -547,7 +575,7 @@ class PrrteAppIT {
 
   /** A spawn PRRTE cannot place, or into an allocation that does not exist: an error, no hang. */
   @Test
-  @Order(8)
+  @Order(9)
   void spawnThatCannotBePlaced_orIntoNoAllocation_endsWithAnError() throws Exception {
     Watched w = launch("app", 1, "new", "cpus=2", "spawn", "np=5", "id=last", "--", "where");
     // PRRTE prints why it cannot map and prun exits non-zero, the application having been answered
@@ -570,7 +598,7 @@ class PrrteAppIT {
 
   /** A grant whose daemon never starts: PMIX_ERR_DVM_MOD relayed, the node back in Flux. */
   @Test
-  @Order(9)
+  @Order(10)
   void aDaemonThatNeverStarts_dvmModRelayed_theNodeBackInFlux() throws Exception {
     List<String> l = runApp("extend", "nlist=node7:2");
     String ext = line(l, 0, "EXTEND");
@@ -589,7 +617,7 @@ class PrrteAppIT {
    * {@code -Dfluxdrm.sidebyside.write=true}); also in {@code target/prrte-apps.md}.
    */
   @Test
-  @Order(10)
+  @Order(11)
   void theApplicationTableInDocsDvmMd_isTheOneThisRunProduced() throws Exception {
     // the reference DVM's column, in process (ReferenceApps), beside PRRTE's
     Map<String, String> reference = ReferenceApps.run();
@@ -615,7 +643,7 @@ class PrrteAppIT {
     Path target = Path.of("target", "prrte-apps.md");
     Files.createDirectories(target.getParent());
     Files.writeString(target, table);
-    assertThat(ROWS).as("every scenario of this class ran").hasSize(12);
+    assertThat(ROWS).as("every scenario of this class ran").hasSize(13);
     Path doc = Path.of(System.getProperty("fluxdrm.docs.dir", "../docs")).resolve("dvm.md");
     String text = Files.readString(doc);
     String begin = "<!-- prrte-apps:begin -->\n";

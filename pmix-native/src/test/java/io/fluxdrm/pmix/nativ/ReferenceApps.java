@@ -225,6 +225,16 @@ final class ReferenceApps {
    */
   static Map<String, String> run() {
     Map<String, String> rows = new LinkedHashMap<>();
+    {
+      ReferenceApps w = new ReferenceApps();
+      AppProc a = w.new AppProc(Optional.empty());
+      StatusInfos s =
+          a.ask(
+              AllocDirective.NEW,
+              Info.of(PmixKey.PMIX_ALLOC_NUM_CPUS, 2L),
+              Info.of(PmixKey.PMIX_ALLOC_TARGET, "somebody"));
+      rows.put("B5", st(s) + ", " + w.ev(a) + "; " + w.flux());
+    }
     String[][] extend = {{"A1", "cpus"}, {"A2", "nodes"}, {"A3", "nlist"}};
     for (String[] e : extend) {
       ReferenceApps w = new ReferenceApps();

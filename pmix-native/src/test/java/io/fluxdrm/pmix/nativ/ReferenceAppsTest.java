@@ -15,7 +15,10 @@ class ReferenceAppsTest {
     Map<String, String> rows = ReferenceApps.run();
     rows.forEach((k, v) -> System.err.println(k + " | " + v));
     assertThat(rows.keySet())
-        .containsExactly("A1", "A2", "A3", "A4", "A5", "A6", "A7", "B8", "A8", "A9", "A10", "A11");
+        .containsExactly(
+            "B5", "A1", "A2", "A3", "A4", "A5", "A6", "A7", "B8", "A8", "A9", "A10", "A11");
+    // B5: an application may not name an owner; refused before Flux grants anything (D477)
+    assertThat(rows.get("B5")).isEqualTo("`PMIX_ERR_NO_PERMISSIONS`, no event; Flux free 7/7");
     // an EXTEND of one's own session grows the DVM by the granted node, and says so
     assertThat(rows.get("A1")).isEqualTo("`PMIX_SUCCESS`, `PMIX_DVM_IS_READY`; Flux free 6/7");
     // B8 is refused before the scheduler grants anything (D477): J1's node only is out of Flux

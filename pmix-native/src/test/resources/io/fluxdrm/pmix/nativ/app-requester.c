@@ -8,7 +8,8 @@
  * Steps (values in one word each):
  *   extend cpus=N | nodes=N | nlist=HOSTS [id=ALLOC]   PMIx_Allocation_request(EXTEND, ...)
  *   new    cpus=N | nodes=N | nlist=HOSTS               PMIx_Allocation_request(NEW, ...)
- *          (on new and extend, the word ready=no: do not wait for the second phase)
+ *          (on new and extend, the word ready=no: do not wait for the second phase, and
+ *          owner=NSPACE: PMIX_ALLOC_TARGET, the namespace the allocation is for)
  *   release nlist=HOSTS | id=ALLOC                       PMIx_Allocation_request(RELEASE, ...)
  *   spawn  np=N [id=ALLOC | target=ALLOC] -- CHILD-ARGS...
  *          PMIx_Spawn of this program with CHILD-ARGS (and $APP_OUT, $APP_STEP_TIMEOUT), into
@@ -183,6 +184,8 @@ static int allocate(pmix_alloc_directive_t dir, const char *step, char **words, 
         } else if (0 == strncmp(words[i], "id=", 3)) {
             PMIX_INFO_LOAD(&info[n++], PMIX_ALLOC_ID, 0 == strcmp(v, "last") ? last_id : v,
                            PMIX_STRING);
+        } else if (0 == strncmp(words[i], "owner=", 6)) {
+            PMIX_INFO_LOAD(&info[n++], PMIX_ALLOC_TARGET, v, PMIX_STRING);
         } else if (0 == strcmp(words[i], "ready=no")) {
             wait = 0;
         } else {
