@@ -19,8 +19,9 @@ import picocli.CommandLine.Parameters;
       "Replay the requests of a transcript (JSON lines recorded at a service's or a client's",
       "endpoint) against a fresh instance of the service NAME and print the unified diff of the",
       "responses; when they are all the same it says how many matched. Exit status: 0 same;",
-      "1 different, or an error (an unreadable or malformed transcript); 2 a usage error",
-      "(an unknown service NAME among them)."
+      "1 different, or an error (an unreadable or malformed transcript, or one with no request",
+      "to NAME or no response to compare: nothing replayed is no pass); 2 a usage error (an",
+      "unknown service NAME among them)."
     })
 final class ReplayCommand implements Callable<Integer> {
   private static final String COMPONENT_LOG = "org.slf4j.simpleLogger.log.io.fluxdrm";
@@ -58,6 +59,18 @@ final class ReplayCommand implements Callable<Integer> {
       r = registry.run(service, transcript);
     } catch (RpcException e) {
       throw new CliError(Main.firstLine(e.getMessage()));
+    }
+    if (r.requests() == 0 || r.responses() == 0) {
+      // nothing was compared: an empty file, or a transcript of another endpoint, is no pass
+      throw new CliError(
+          transcript
+              + ": "
+              + (r.requests() == 0
+                  ? "no request to service " + service + " in it"
+                  : r.requests() + " request(s) replayed, but no recorded response to compare")
+              + " (expected: a transcript recorded at "
+              + service
+              + "'s endpoint)");
     }
     PrintWriter out = spec.commandLine().getOut();
     if (r.same()) {

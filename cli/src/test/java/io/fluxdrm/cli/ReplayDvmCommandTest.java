@@ -52,4 +52,21 @@ class ReplayDvmCommandTest {
     assertThat(r.status()).isEqualTo(1);
     assertThat(r.out()).startsWith("--- recorded\n+++ replayed\n").contains("-9999");
   }
+
+  @org.junit.jupiter.api.Test
+  void replay_emptyFile_orAnotherServicesTranscript_isAnErrorNotAPass() throws IOException {
+    Path empty = dir.resolve("empty.jsonl");
+    Files.writeString(empty, "");
+    CliRun r = CliRun.run("", "replay", empty.toString(), "--service", "dvm");
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err())
+        .contains(empty + ": no request to service dvm in it")
+        .contains("expected: a transcript recorded at dvm's endpoint");
+    // a transcript of the DVM's endpoint replayed as the scheduler's: nothing matches
+    Path dvm = goldens().map(ELASTIC::resolve).findFirst().orElseThrow();
+    CliRun other = CliRun.run("", "replay", dvm.toString(), "--service", "sched");
+    assertThat(other.status()).as(other.out() + other.err()).isEqualTo(1);
+    assertThat(other.out()).doesNotContain("matched");
+  }
 }
