@@ -89,23 +89,34 @@ public final class LocalHubListener implements AutoCloseable {
   private final Reactor reactor;
   private final AutoCloseable closer = this::closeOnLoop;
   private final Path socket;
+  private final boolean createdDirectory;
   private final Options options;
   private final int ownerUid;
   private ServerSocketChannel server;
 
-  private LocalHubListener(Hub hub, Reactor reactor, Path socket, Options options, int ownerUid) {
+  private LocalHubListener(
+      Hub hub,
+      Reactor reactor,
+      Path socket,
+      boolean createdDirectory,
+      Options options,
+      int ownerUid) {
     this.hub = hub;
     this.reactor = reactor;
     this.socket = socket;
+    this.createdDirectory = createdDirectory;
     this.options = options;
     this.ownerUid = ownerUid;
   }
 
   /**
-   * Creates {@code dir} with mode 0700 (it must not exist, or be an empty directory of ours with
-   * mode 0700) and listens on {@code dir/local}.
+   * Creates {@code dir} with mode 0700 (it must not exist, its parent must, or it must be an empty
+   * directory of ours with mode 0700) and listens on {@code dir/local}. {@link #close} removes the
+   * socket, and the directory too when this listener created it and it is empty.
    *
-   * @throws RpcException EINVAL when the directory is unsafe, EIO when listening fails
+   * @throws RpcException ENOENT when the parent of a new {@code dir} does not exist, EINVAL when
+   *     the directory is unsafe, EEXIST when a server listens on {@code dir/local}, EIO when
+   *     listening fails
    */
   public static LocalHubListener start(Hub hub, Reactor reactor, Path dir, Options options) {
     if (hub.loop() != reactor) {
@@ -113,6 +124,7 @@ public final class LocalHubListener implements AutoCloseable {
     }
     Set<PosixFilePermission> mode700 = PosixFilePermissions.fromString("rwx------");
     int selfUid;
+    boolean created = false;
     try {
       selfUid = (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
       if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
@@ -149,15 +161,30 @@ public final class LocalHubListener implements AutoCloseable {
           }
         }
       } else {
-        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(mode700));
+        // issue 29, finding 3 (D481): the named directory at most, never its parents, so that a
+        // mistyped path fails instead of growing a tree somewhere (at the filesystem root, say)
+        Path parent = dir.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+          throw new RpcException(
+              Errno.ENOENT,
+              dir
+                  + ": its parent "
+                  + dir.getParent()
+                  + " does not exist (expected: an existing directory, in which the hub creates "
+                  + dir.getFileName()
+                  + ")");
+        }
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(mode700));
         Files.setPosixFilePermissions(dir, mode700);
+        created = true;
       }
     } catch (IOException e) {
       throw new RpcException(Errno.EIO, dir + ": " + e.getMessage());
     }
     Path socket = dir.resolve("local");
     LocalHubListener l =
-        new LocalHubListener(hub, reactor, socket, options, options.ownerUid().orElse(selfUid));
+        new LocalHubListener(
+            hub, reactor, socket, created, options, options.ownerUid().orElse(selfUid));
     CompletableFuture<Void> started = new CompletableFuture<>();
     reactor.execute(
         () -> {
@@ -168,7 +195,12 @@ public final class LocalHubListener implements AutoCloseable {
             started.completeExceptionally(e);
           }
         });
-    awaitStarted(started, socket.toString(), "reactor did not start the listener");
+    try {
+      awaitStarted(started, socket.toString(), "reactor did not start the listener");
+    } catch (RpcException e) {
+      l.removeCreatedDirectory(); // a failed start leaves nothing behind either
+      throw e;
+    }
     return l;
   }
 
@@ -336,14 +368,32 @@ public final class LocalHubListener implements AutoCloseable {
     try {
       if (server != null) {
         server.close();
+        Files.deleteIfExists(socket); // only a socket this listener bound (D474: never another's)
       }
-      Files.deleteIfExists(socket);
     } catch (IOException e) {
       LOG.debug("{}: close: {}", socket, e.getMessage());
     }
+    removeCreatedDirectory();
   }
 
-  /** Stops listening and removes the socket; connected peers stay until they leave. */
+  /** Removes the directory this listener created, if it is empty (D481). */
+  private void removeCreatedDirectory() {
+    if (!createdDirectory) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(socket.getParent());
+    } catch (java.nio.file.DirectoryNotEmptyException e) {
+      LOG.info("{}: not removed, it holds more than the hub made", socket.getParent());
+    } catch (IOException e) {
+      LOG.debug("{}: remove: {}", socket.getParent(), e.getMessage());
+    }
+  }
+
+  /**
+   * Stops listening and removes the socket, and the directory if this listener created it and it is
+   * empty; connected peers stay until they leave.
+   */
   @Override
   public void close() {
     boolean closed =

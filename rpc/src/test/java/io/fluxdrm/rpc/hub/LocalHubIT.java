@@ -131,6 +131,58 @@ class LocalHubIT {
     assertHubServes();
   }
 
+  /**
+   * Issue 29, finding 3: the hub creates at most the directory named, never its missing parents (it
+   * made a directory at the filesystem root before).
+   */
+  @Test
+  void listen_parentMissing_enoent_nothingCreated() {
+    Path dir = tmp.resolve("nonexistent-dir").resolve("sub").resolve("x");
+    assertThatThrownBy(
+            () -> LocalHubListener.start(hub, reactor, dir, LocalHubListener.Options.defaults()))
+        .isInstanceOfSatisfying(
+            RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.ENOENT))
+        .hasMessage(
+            dir
+                + ": its parent "
+                + dir.getParent()
+                + " does not exist (expected: an existing directory, in which the hub creates"
+                + " x)");
+    assertThat(tmp.resolve("nonexistent-dir")).doesNotExist();
+  }
+
+  /** Issue 29, finding 3: a clean stop removes the socket and the directory the hub created. */
+  @Test
+  void close_directoryItCreated_socketAndDirectoryRemoved() throws Exception {
+    listen(LocalHubListener.Options.defaults());
+    service.close();
+    listener.close();
+    assertThat(tmp.resolve("run")).doesNotExist();
+  }
+
+  /** A directory the user made is the user's: a clean stop removes only the socket. */
+  @Test
+  void close_directoryGivenByTheUser_onlySocketRemoved() throws Exception {
+    Path run =
+        Files.createDirectory(
+            tmp.resolve("run"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    listen(LocalHubListener.Options.defaults());
+    listener.close();
+    assertThat(run.resolve("local")).doesNotExist();
+    assertThat(run).isDirectory();
+  }
+
+  /** A directory the hub created but that holds something else by the stop is left alone. */
+  @Test
+  void close_createdDirectoryNoLongerEmpty_kept() throws Exception {
+    listen(LocalHubListener.Options.defaults());
+    Files.writeString(tmp.resolve("run").resolve("note"), "mine");
+    listener.close();
+    assertThat(tmp.resolve("run").resolve("note")).exists();
+    assertThat(tmp.resolve("run").resolve("local")).doesNotExist();
+  }
+
   @Test
   void rpc_betweenUnixClients_responseAndStream() throws Exception {
     listen(LocalHubListener.Options.defaults());
