@@ -165,7 +165,7 @@ final class BridgeCommand implements Callable<Integer> {
       h =
           uri.startsWith("tcp://")
               ? FluxHandle.connectZmq(reactor, uri, keys)
-              : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
+              : connectWaiting(reactor, uri);
       await(jm.start(h), "job-manager");
       await(h.register(new BridgeService(jm, h.loop()).service()), BridgeService.NAME);
       LOG.info("connected to {}; serving job-manager and bridge", uri);
@@ -198,16 +198,39 @@ final class BridgeCommand implements Callable<Integer> {
       reactor.close();
       // issue 12, finding 5 (D330): a hub without CURVE makes its loopback peers guests
       boolean guest = uri.startsWith("tcp://") && keys == null && e.errnum() == Errno.EPERM;
-      throw new CliError(
-          "--connect: "
-              + uri
-              + ": "
-              + e.getMessage()
-              + (guest
-                  ? " (a tcp:// hub without CURVE makes its peers guests: start it with"
-                      + " --tcp-loopback-role owner, or connect through unix:DIR)"
-                  : ""));
+      if (guest) {
+        throw new CliError(
+            "--connect "
+                + connect
+                + ": "
+                + e.getMessage()
+                + " (a tcp:// hub without CURVE makes its peers guests: start it with"
+                + " --tcp-loopback-role owner, or connect through unix:DIR)");
+      }
+      throw CliError.connect(
+          "--connect " + connect, uri, e, "'fluxdrm sched --listen' or a Flux broker there");
     }
+  }
+
+  /**
+   * The bridge may start before the scheduler's hub (docs/operations.md §7): when no server listens
+   * at {@code uri} yet it says so in one line and waits up to {@link Daemon#START_TIMEOUT} for one
+   * to start (D480).
+   */
+  private FluxHandle connectWaiting(Reactor reactor, String uri) {
+    try {
+      return FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
+    } catch (RpcException e) {
+      if (e.errnum() != Errno.ENOENT && e.errnum() != Errno.ECONNREFUSED) {
+        throw e;
+      }
+      LOG.info(
+          "--connect {}: {}; waiting up to {} s for it to start",
+          connect,
+          e.getMessage().substring(Math.min(e.getMessage().length(), uri.length() + 2)),
+          Daemon.START_TIMEOUT.toSeconds());
+    }
+    return FluxHandle.connectWhenUp(reactor, uri, Daemon.START_TIMEOUT);
   }
 
   /**
@@ -258,7 +281,8 @@ final class BridgeCommand implements Callable<Integer> {
         h.close();
       }
       reactor.close();
-      throw new CliError("--connect: " + connect + ": " + e.getMessage());
+      throw CliError.connect(
+          "--connect " + connect, connect, e, "a flux-core broker's local connector there");
     }
   }
 

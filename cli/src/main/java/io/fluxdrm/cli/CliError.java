@@ -1,5 +1,7 @@
 package io.fluxdrm.cli;
 
+import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.RpcException;
 import java.io.Serial;
 
 /**
@@ -27,6 +29,22 @@ final class CliError extends RuntimeException {
    */
   static CliError usage(String message) {
     return new CliError(message, Main.EXIT_USAGE);
+  }
+
+  /**
+   * A connection that failed, as one line naming the endpoint once, as the user wrote it ({@code
+   * label}, e.g. {@code --connect unix:DIR}): the transport's own locator ({@code uri}) that starts
+   * its message is dropped (issue 29, finding 2, D480). When no server listens there (ENOENT,
+   * ECONNREFUSED) {@code expected} follows, if not empty.
+   */
+  static CliError connect(String label, String uri, RpcException e, String expected) {
+    String m = e.getMessage() == null ? Errno.name(e.errnum()) : e.getMessage();
+    if (m.startsWith(uri + ": ")) {
+      m = m.substring(uri.length() + 2);
+    }
+    boolean absent = e.errnum() == Errno.ENOENT || e.errnum() == Errno.ECONNREFUSED;
+    return new CliError(
+        label + ": " + m + (absent && !expected.isEmpty() ? " (expected: " + expected + ")" : ""));
   }
 
   /** The exit status this failure ends the command with. */

@@ -37,6 +37,9 @@ final class DvmClient {
   /** The environment variable naming the DVM's endpoint when {@code --connect} is not given. */
   static final String URI_ENV = "FLUXDRM_DVM_URI";
 
+  /** What a failed connect expects there. */
+  private static final String EXPECTED = "'fluxdrm dvm' listening there";
+
   private DvmClient() {}
 
   /** The default rendezvous directory of {@code fluxdrm dvm}: {@code $TMPDIR/fluxdrm-dvm-UID}. */
@@ -73,6 +76,18 @@ final class DvmClient {
             "Extra infos to send, an array in InfoCodec's form, e.g."
                 + " '[{\"key\":\"pmix.alloc.queue\",\"value\":\"batch\"}]' (repeatable)")
     List<String> extraInfos = new ArrayList<>();
+
+    /** The endpoint as the user gave it, for error lines: the option, the variable or default. */
+    String label() {
+      if (connect != null) {
+        return "--connect " + connect;
+      }
+      String env = System.getenv(URI_ENV);
+      if (env != null && !env.isEmpty()) {
+        return "$" + URI_ENV + " " + env;
+      }
+      return "the DVM's default endpoint unix:" + defaultDir();
+    }
 
     /** The connector URI. */
     String uri() {
@@ -148,7 +163,7 @@ final class DvmClient {
     try {
       h =
           uri.startsWith("tcp://")
-              ? FluxHandle.connectZmq(reactor, uri, null)
+              ? FluxHandle.connectZmqFailFast(reactor, uri, null)
               : FluxHandle.connect(reactor, uri, Duration.ofSeconds(o.timeoutSeconds));
       HubDvmPort port = new HubDvmPort(h, Duration.ofSeconds(o.timeoutSeconds));
       StatusInfos a;
@@ -164,23 +179,21 @@ final class DvmClient {
                   .toCompletableFuture()
                   .get(o.timeoutSeconds + 5L, TimeUnit.SECONDS);
           if (reg.status() != PmixStatus.PMIX_SUCCESS) {
-            throw new CliError(uri + ": event registration: " + reg.status().name());
+            throw new CliError(o.label() + ": event registration: " + reg.status().name());
           }
         }
         a = call.apply(port).get(o.timeoutSeconds + 5L, TimeUnit.SECONDS);
       } catch (ExecutionException e) {
         Throwable c = e.getCause();
         if (c instanceof RpcException r) {
-          throw new CliError(
-              uri
-                  + ": "
-                  + (r.errnum() == Errno.ENOSYS
-                      ? "no DVM there (expected: 'fluxdrm dvm' listening)"
-                      : r.getMessage()));
+          if (r.errnum() == Errno.ENOSYS) {
+            throw new CliError(o.label() + ": no DVM there (expected: 'fluxdrm dvm' listening)");
+          }
+          throw CliError.connect(o.label(), uri, r, EXPECTED);
         }
-        throw new CliError(uri + ": " + c.getMessage());
+        throw new CliError(o.label() + ": " + c.getMessage());
       } catch (TimeoutException e) {
-        throw new CliError(uri + ": no answer in " + o.timeoutSeconds + " s");
+        throw new CliError(o.label() + ": no answer in " + o.timeoutSeconds + " s");
       }
       print(a, o.json, out, phases ? 1 : 0);
       if (phases && a.succeeded()) {
@@ -189,7 +202,7 @@ final class DvmClient {
           e = second.get(o.timeoutSeconds, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException x) {
           throw new CliError(
-              uri
+              o.label()
                   + ": no second-phase event in "
                   + o.timeoutSeconds
                   + " s (expected: an elastic DVM, and a request that changes it)");
@@ -216,14 +229,7 @@ final class DvmClient {
       }
       return 0;
     } catch (RpcException e) {
-      throw new CliError(
-          "--connect: "
-              + uri
-              + ": "
-              + e.getMessage()
-              + (e.errnum() == Errno.ENOENT || e.errnum() == Errno.ECONNREFUSED
-                  ? " (expected: 'fluxdrm dvm' listening there)"
-                  : ""));
+      throw CliError.connect(o.label(), uri, e, EXPECTED);
     } finally {
       if (h != null) {
         h.close();

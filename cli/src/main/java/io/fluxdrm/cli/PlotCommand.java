@@ -295,7 +295,7 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
     try {
       h =
           uri.startsWith("tcp://")
-              ? FluxHandle.connectZmq(reactor, uri, null)
+              ? FluxHandle.connectZmqFailFast(reactor, uri, null)
               : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
       LivePlot plot = new LivePlot(h, out, ansi, cols, Clock.systemUTC());
       CompletableFuture<LivePlot> started = reactor.submit(() -> plot.start().thenApply(v -> plot));
@@ -303,10 +303,13 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
         started.get(Daemon.START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       } catch (ExecutionException e) {
         Throwable c = e.getCause() != null ? e.getCause() : e;
-        throw new CliError("--connect: " + connect + ": " + explain(c));
+        if (c instanceof RpcException r && r.errnum() != Errno.ENOSYS) {
+          throw CliError.connect("--connect " + connect, uri, r, EXPECTED);
+        }
+        throw new CliError("--connect " + connect + ": " + explain(c));
       } catch (TimeoutException e) {
         throw new CliError(
-            "--connect: "
+            "--connect "
                 + connect
                 + ": no answer from sched.watch in "
                 + Daemon.START_TIMEOUT.toSeconds()
@@ -319,15 +322,15 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
         } else {
           ended.get(limit.toNanos(), TimeUnit.NANOSECONDS);
         }
-        throw new CliError("--connect: " + connect + ": the scheduler ended the watch");
+        throw new CliError("--connect " + connect + ": the scheduler ended the watch");
       } catch (TimeoutException e) {
         reactor.runAndWait(() -> plot.stop(), Daemon.START_TIMEOUT);
         return 0;
       } catch (ExecutionException e) {
-        throw new CliError("--connect: " + connect + ": " + explain(e.getCause()));
+        throw new CliError("--connect " + connect + ": " + explain(e.getCause()));
       }
     } catch (RpcException e) {
-      throw new CliError("--connect: " + connect + ": " + e.getMessage());
+      throw CliError.connect("--connect " + connect, uri, e, EXPECTED);
     } finally {
       if (h != null) {
         h.close();
@@ -335,6 +338,9 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
       reactor.close();
     }
   }
+
+  /** What a failed connect expects there. */
+  private static final String EXPECTED = "'fluxdrm sched' listening there";
 
   private static String explain(Throwable c) {
     if (c instanceof RpcException r && r.errnum() == Errno.ENOSYS) {

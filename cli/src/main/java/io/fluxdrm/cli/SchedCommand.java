@@ -317,15 +317,16 @@ final class SchedCommand implements Callable<Integer> {
       return serve(reactor, null);
     } catch (RpcException e) {
       reactor.close();
-      throw new CliError(
-          "--flux-uri: "
-              + fluxUri
-              + ": "
-              + e.getMessage()
-              + (e.errnum() == Errno.EEXIST
-                  ? " (expected: no other scheduler on the instance; flux module remove"
-                      + " sched-simple first)"
-                  : ""));
+      if (e.errnum() == Errno.EEXIST) {
+        throw new CliError(
+            "--flux-uri "
+                + fluxUri
+                + ": "
+                + e.getMessage()
+                + " (expected: no other scheduler on the instance; flux module remove"
+                + " sched-simple first)");
+      }
+      throw CliError.connect("--flux-uri " + fluxUri, fluxUri, e, "a Flux broker there");
     }
   }
 

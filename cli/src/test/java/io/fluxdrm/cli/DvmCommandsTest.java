@@ -53,7 +53,7 @@ class DvmCommandsTest {
     CliRun r = CliRun.run("", words);
     assertThat(r.status()).isEqualTo(1);
     assertThat(r.err())
-        .contains("--connect: local://")
+        .contains("--connect unix:" + dir.resolve("none") + ": no server listens there")
         .contains("(expected: 'fluxdrm dvm' listening there)")
         .doesNotContain("Exception");
   }

@@ -265,7 +265,7 @@ class DvmTryItOutIT {
     Reactor r = Reactor.start("it-sched");
     try {
       FluxHandle h =
-          FluxHandle.connect(r, "local://" + hub().resolve("local"), Duration.ofSeconds(30));
+          FluxHandle.connectWhenUp(r, "local://" + hub().resolve("local"), Duration.ofSeconds(30));
       Scheduler s = new Scheduler();
       SchedulerEndpoint ep = SchedulerEndpoint.start(h, s, SLOW).get(60, TimeUnit.SECONDS);
       s.down = ep.port();

@@ -334,7 +334,8 @@ public final class ProcessWorld implements World {
 
   private FluxHandle connect(String hub) {
     try {
-      return FluxHandle.connect(
+      // the hub's process may still be starting
+      return FluxHandle.connectWhenUp(
           reactor, "local://" + dir.resolve(hub).resolve("local"), Waits.STEP_TIMEOUT);
     } catch (RpcException e) {
       throw new Waits.Stopped("connect to the " + hub + " hub: " + e.getMessage());

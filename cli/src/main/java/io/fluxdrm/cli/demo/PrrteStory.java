@@ -652,7 +652,8 @@ public final class PrrteStory implements AutoCloseable {
 
   private FluxHandle connectHub() {
     try {
-      return FluxHandle.connect(
+      // the scheduler's process may still be starting
+      return FluxHandle.connectWhenUp(
           reactor, "local://" + dir.resolve("hub").resolve("local"), Waits.STEP_TIMEOUT);
     } catch (RpcException e) {
       throw new Waits.Stopped("connect to the scheduler's hub: " + e.getMessage());

@@ -103,20 +103,42 @@ public final class FluxHandle implements AutoCloseable {
 
   /**
    * Attaches to a Flux broker's (or our hub's) local connector at {@code local://PATH}, blocking
-   * the caller (never the reactor) for the handshake up to {@code timeout}.
+   * the caller (never the reactor) for the handshake up to {@code timeout}; when no server listens
+   * there it fails at once (D480).
    *
-   * @throws RpcException the errno of a refused handshake (EPERM), ECONNRESET, ETIMEDOUT, or EINVAL
-   *     for a URI that is not {@code local://}
+   * @throws RpcException ENOENT (no socket) or ECONNREFUSED (a stale one) at once, the errno of a
+   *     refused handshake (EPERM), ECONNRESET, ETIMEDOUT, or EINVAL for a URI that is not {@code
+   *     local://}
    */
   public static FluxHandle connect(Reactor reactor, String uri, Duration timeout) {
-    if (!uri.startsWith("local://") || uri.length() == "local://".length()) {
-      throw new RpcException(Errno.EINVAL, "uri \"" + uri + "\": (expected: local://PATH)");
-    }
-    java.nio.file.Path path = java.nio.file.Path.of(uri.substring("local://".length()));
     return open(
         reactor,
         LocalConnector.connect(
-            reactor, path, timeout, io.fluxdrm.rpc.LocalFraming.DEFAULT_MAX_MESSAGE_SIZE));
+            reactor,
+            localPath(uri),
+            timeout,
+            io.fluxdrm.rpc.LocalFraming.DEFAULT_MAX_MESSAGE_SIZE));
+  }
+
+  /**
+   * As {@link #connect}, but waits up to {@code timeout} for a server that is starting (its socket
+   * missing or refusing meanwhile), for a caller that has just started it.
+   */
+  public static FluxHandle connectWhenUp(Reactor reactor, String uri, Duration timeout) {
+    return open(
+        reactor,
+        LocalConnector.connectWhenUp(
+            reactor,
+            localPath(uri),
+            timeout,
+            io.fluxdrm.rpc.LocalFraming.DEFAULT_MAX_MESSAGE_SIZE));
+  }
+
+  private static java.nio.file.Path localPath(String uri) {
+    if (!uri.startsWith("local://") || uri.length() == "local://".length()) {
+      throw new RpcException(Errno.EINVAL, "uri \"" + uri + "\": (expected: local://PATH)");
+    }
+    return java.nio.file.Path.of(uri.substring("local://".length()));
   }
 
   /**
@@ -132,6 +154,19 @@ public final class FluxHandle implements AutoCloseable {
   public static FluxHandle connectZmq(Reactor reactor, String endpoint, ZmqClientKeys keys) {
     return open(
         reactor, new ZmqConnector(reactor, endpoint, java.util.UUID.randomUUID().toString(), keys));
+  }
+
+  /**
+   * As {@link #connectZmq}, for a command that expects the hub to be running: when its first
+   * connection is refused (nothing listens on the port) the handle closes at once with ECONNREFUSED
+   * and its calls fail; once connected it reconnects as a DEALER does (D480).
+   */
+  public static FluxHandle connectZmqFailFast(
+      Reactor reactor, String endpoint, ZmqClientKeys keys) {
+    return open(
+        reactor,
+        new ZmqConnector(reactor, endpoint, java.util.UUID.randomUUID().toString(), keys)
+            .failFast());
   }
 
   /** Returns the loop this handle runs on. */
@@ -284,12 +319,20 @@ public final class FluxHandle implements AutoCloseable {
     out(request.withMatchtag(tag));
   }
 
+  /** A duration in plain seconds, "30 s" or "0.5 s", as error lines say it (D480). */
+  private static String seconds(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0
+        ? ms / 1000 + " s"
+        : java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString() + " s";
+  }
+
   private void expire(int tag, Call c, Duration timeout) {
     if (calls.get(tag) != c || c.orphan) {
       return;
     }
     c.orphan = true;
-    c.fail(new RpcException(Errno.ETIMEDOUT, c.topic + ": no response within " + timeout));
+    c.fail(new RpcException(Errno.ETIMEDOUT, c.topic + ": no response within " + seconds(timeout)));
     if (c.streaming) {
       sendCancel(serviceOf(c.topic), tag);
     }

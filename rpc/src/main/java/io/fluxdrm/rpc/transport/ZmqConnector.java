@@ -76,6 +76,8 @@ public final class ZmqConnector implements Connector {
   private boolean closing;
   private boolean stopped;
   private int failures;
+  private boolean failFast;
+  private boolean everReady;
 
   /**
    * Creates a connector; resolves the host name in the caller's thread.
@@ -126,6 +128,18 @@ public final class ZmqConnector implements Connector {
     this.maxHeldBytes = maxHeldBytes;
   }
 
+  /**
+   * Makes a first connection that nothing accepts (the port refuses) close this connector with
+   * ECONNREFUSED instead of retrying, for a command that expects the hub to be running (D480); once
+   * a handshake has succeeded, lost connections are retried as before. Call before {@link #start}.
+   *
+   * @return this connector
+   */
+  public ZmqConnector failFast() {
+    this.failFast = true;
+    return this;
+  }
+
   @Override
   public void start(Connector.Inbound in) {
     this.inbound = in;
@@ -155,7 +169,12 @@ public final class ZmqConnector implements Connector {
       ch.connect(address);
     } catch (IOException e) {
       closeQuietly(ch);
-      lost("connect: " + e.getMessage(), false);
+      String reason = "connect: " + e.getMessage();
+      if (failFast && !everReady) {
+        refused(reason);
+      } else {
+        lost(reason, false);
+      }
       return;
     }
     ZmtpConnection c =
@@ -198,7 +217,11 @@ public final class ZmqConnector implements Connector {
           public void onClosed(ZmtpConnection z, String reason, boolean bad) {
             if (z == conn) {
               conn = null;
-              lost(reason, bad);
+              if (failFast && !everReady && !z.tcpConnected() && !closing) {
+                refused(reason);
+              } else {
+                lost(reason, bad);
+              }
             }
           }
         });
@@ -214,6 +237,7 @@ public final class ZmqConnector implements Connector {
         failures > 0 ? ", after " + failures + " failed attempts" : "",
         held.size());
     failures = 0;
+    everReady = true;
     while (!held.isEmpty() && !z.isClosed()) {
       List<byte[]> m = held.poll();
       heldBytes -= size(m);
@@ -247,6 +271,16 @@ public final class ZmqConnector implements Connector {
       LOG.debug("{}: attempt {}: {}", endpoint, failures, reason);
     }
     retry = reactor.schedule(RECONNECT_INTERVAL, this::connect);
+  }
+
+  /** A fail-fast connector's first connect found nothing listening: close, and say why once. */
+  private void refused(String reason) {
+    String why = endpoint + ": no server listens there (" + reason + ")";
+    LOG.debug("{}", why);
+    stop();
+    inbound.onClosed(
+        new RpcException(
+            reason.contains("refused") ? Errno.ECONNREFUSED : Errno.EHOSTUNREACH, why));
   }
 
   private static long size(List<byte[]> m) {

@@ -137,6 +137,7 @@ public final class ZmtpConnection {
   private int greetingHave;
   private Greeting peerGreeting;
   private boolean ready;
+  private boolean tcpConnected;
   private boolean closed;
   private boolean reported;
   private boolean refusing;
@@ -276,6 +277,11 @@ public final class ZmtpConnection {
     return ready;
   }
 
+  /** Returns whether the TCP connect completed (a peer accepted), handshake done or not. */
+  boolean tcpConnected() {
+    return tcpConnected;
+  }
+
   /** Returns whether the connection is closed. */
   public boolean isClosed() {
     return closed;
@@ -297,6 +303,7 @@ public final class ZmtpConnection {
   }
 
   private void connected() {
+    tcpConnected = true;
     lastHeard = reactor.nanoTime();
     Duration hs = settings.handshakeTimeout();
     if (!hs.isZero()) {

@@ -220,7 +220,7 @@ class RpcInMemoryTest {
     loop.advance(Duration.ofMillis(1));
     RpcException e = failure(f);
     assertThat(e.errnum()).isEqualTo(Errno.ETIMEDOUT);
-    assertThat(e.getMessage()).isEqualTo("demo.hold: no response within PT2S");
+    assertThat(e.getMessage()).isEqualTo("demo.hold: no response within 2 s");
     assertThat(client.matchtagsInUse()).isEqualTo(1);
     held.get(0).respond(Json.object());
     loop.runPending();

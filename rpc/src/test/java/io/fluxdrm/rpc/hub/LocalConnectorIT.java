@@ -19,7 +19,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -174,15 +176,86 @@ class LocalConnectorIT {
         .hasMessageContaining("connection refused by the server (EPERM 1)");
   }
 
+  /**
+   * Issue 29, finding 2: no socket fails at once, not after the timeout (60 s here). The bound on
+   * the future is far below it: the call must complete, whatever the machine's speed.
+   */
   @Test
-  void connect_noSocketWithinTimeout_enoent() {
+  void connect_noSocket_enoentAtOnce() {
+    Path none = dir.resolve("none");
+    RpcException e = connectFailure("local://" + none, Duration.ofSeconds(60));
+    assertThat(e.errnum()).isEqualTo(Errno.ENOENT);
+    assertThat(e)
+        .hasMessage(
+            "local://"
+                + none
+                + ": no server listens there (the socket "
+                + none
+                + " does not exist)");
+  }
+
+  /** Issue 29, finding 2: a socket that nothing listens on (stale) fails at once too. */
+  @Test
+  void connect_staleSocket_econnrefusedAtOnce() throws Exception {
+    Path stale = dir.resolve("stale");
+    try (java.nio.channels.ServerSocketChannel gone =
+        java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+      gone.bind(java.net.UnixDomainSocketAddress.of(stale));
+    }
+    RpcException e = connectFailure("local://" + stale, Duration.ofSeconds(60));
+    assertThat(e.errnum()).isEqualTo(Errno.ECONNREFUSED);
+    assertThat(e)
+        .hasMessage(
+            "local://"
+                + stale
+                + ": no server listens there (the socket "
+                + stale
+                + " refuses connections: a server that stopped left it)");
+  }
+
+  /** A server that accepts but does not answer is waited for, and the wait said in seconds. */
+  @Test
+  void connect_serverAcceptsButSilent_etimedoutInSeconds() throws Exception {
+    Path slow = dir.resolve("slow");
+    try (java.nio.channels.ServerSocketChannel silent =
+        java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+      silent.bind(java.net.UnixDomainSocketAddress.of(slow)); // the kernel accepts; nobody answers
+      assertThatThrownBy(
+              () -> FluxHandle.connect(reactor, "local://" + slow, Duration.ofMillis(300)))
+          .isInstanceOfSatisfying(
+              RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.ETIMEDOUT))
+          .hasMessage(
+              "local://"
+                  + slow
+                  + ": no handshake byte within 0.3 s (a server accepted the connection but did"
+                  + " not answer)");
+    }
+  }
+
+  /** Waiting for a server that is starting is asked for; its end names the wait in seconds. */
+  @Test
+  void connectWhenUp_noSocketWithinTimeout_enoentInSeconds() {
     assertThatThrownBy(
             () ->
-                FluxHandle.connect(
+                FluxHandle.connectWhenUp(
                     reactor, "local://" + dir.resolve("none"), Duration.ofMillis(200)))
         .isInstanceOfSatisfying(
             RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.ENOENT))
-        .hasMessageEndingWith("none: cannot connect within PT0.2S (no such socket)");
+        .hasMessageEndingWith(
+            "none: no server listens there after 0.2 s (the socket "
+                + dir.resolve("none")
+                + " does not exist)");
+  }
+
+  private RpcException connectFailure(String uri, Duration timeout) {
+    CompletableFuture<FluxHandle> f =
+        CompletableFuture.supplyAsync(() -> FluxHandle.connect(reactor, uri, timeout));
+    // 20 s: a bound for a slow machine, far below the timeout the old connector waited out
+    ExecutionException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExecutionException.class, () -> f.get(20, TimeUnit.SECONDS));
+    assertThat(e.getCause()).isInstanceOf(RpcException.class);
+    return (RpcException) e.getCause();
   }
 
   @Test
@@ -198,7 +271,7 @@ class LocalConnectorIT {
               }
             });
     late.start();
-    try (FluxHandle h = FluxHandle.connect(reactor, "local://" + dir.resolve("local-0"), T)) {
+    try (FluxHandle h = FluxHandle.connectWhenUp(reactor, "local://" + dir.resolve("local-0"), T)) {
       late.join(5000);
       var m = h.rpc("attr.get", Json.object().put("name", "size")).get(5, TimeUnit.SECONDS);
       assertThat(m.json().get("value").asText()).isEqualTo("1");

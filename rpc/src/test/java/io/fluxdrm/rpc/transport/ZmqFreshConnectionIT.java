@@ -3,8 +3,10 @@ package io.fluxdrm.rpc.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fluxdrm.rpc.Credentials;
+import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
+import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.fixture.Wait;
 import io.fluxdrm.rpc.hub.Hub;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -125,6 +128,45 @@ class ZmqFreshConnectionIT {
       l.close();
     }
     assertThat(lost).isEmpty();
+  }
+
+  /**
+   * Issue 29, finding 2: a command's connection to a port nothing listens on fails at once with
+   * ECONNREFUSED, not when its call times out (60 s here); the bound on the future is far below.
+   */
+  @Test
+  void failFast_portRefuses_callFailsEconnrefusedAtOnce() throws Exception {
+    String endpoint = "tcp://127.0.0.1:" + freePort();
+    try (FluxHandle h = FluxHandle.connectZmqFailFast(clientReactor, endpoint, null)) {
+      var call = h.rpc("demo.echo", Json.object(), Duration.ofSeconds(60));
+      ExecutionException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              ExecutionException.class, () -> call.get(ANSWER_LIMIT_S, TimeUnit.SECONDS));
+      assertThat(e.getCause())
+          .isInstanceOfSatisfying(
+              RpcException.class, r -> assertThat(r.errnum()).isEqualTo(Errno.ECONNREFUSED))
+          .hasMessage(endpoint + ": no server listens there (connect: connection refused)");
+    }
+  }
+
+  /** Once connected, a fail-fast handle reconnects as a DEALER does when its hub restarts. */
+  @Test
+  void failFast_hubRestarts_reconnectsAfterTheFirstHandshake() throws Exception {
+    String endpoint = "tcp://127.0.0.1:" + freePort();
+    ZmqHubListener l = listen(endpoint);
+    try (FluxHandle h = FluxHandle.connectZmqFailFast(clientReactor, endpoint, null)) {
+      h.rpc("demo.echo", Json.object(), Duration.ofSeconds(30))
+          .get(ANSWER_LIMIT_S, TimeUnit.SECONDS);
+      l.close(); // as in the restart test above: refused reconnects now, and no failure
+      Thread.sleep(200); // a message written before the client sees the close would be lost
+      var call = h.rpc("demo.echo", Json.object().put("again", 1), Duration.ofSeconds(30));
+      Thread.sleep(300);
+      l = listenWhenFree(endpoint);
+      assertThat(call.get(ANSWER_LIMIT_S, TimeUnit.SECONDS).json().get("again").asInt())
+          .isEqualTo(1);
+    } finally {
+      l.close();
+    }
   }
 
   @Test
