@@ -399,6 +399,27 @@ public final class ZmqConnector implements Connector {
             });
   }
 
+  /**
+   * What a test can observe of the connector: whether a connection is ready, how many attempts (or
+   * connections) have failed since the last ready one, and how many messages are held.
+   */
+  record Progress(boolean ready, int failures, int held) {}
+
+  /**
+   * Returns the connector's progress, read on the loop; null when the loop does not answer within
+   * five seconds (for tests, which wait on it instead of sleeping).
+   */
+  Progress progress() {
+    Progress[] p = {null};
+    reactor.runAndWait(
+        () -> {
+          ZmtpConnection c = conn;
+          p[0] = new Progress(c != null && c.isReady() && !c.isClosed(), failures, held.size());
+        },
+        Duration.ofSeconds(5));
+    return p[0];
+  }
+
   private static void closeQuietly(SocketChannel ch) {
     if (ch != null) {
       try {

@@ -26,6 +26,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -119,9 +121,13 @@ class ZmqFreshConnectionIT {
     for (int round = 0; round < 10; round++) {
       int port = freePort();
       String endpoint = "tcp://127.0.0.1:" + port;
-      FluxHandle h = FluxHandle.connectZmq(clientReactor, endpoint, null);
+      ZmqConnector connector = new ZmqConnector(clientReactor, endpoint, "early-" + round, null);
+      FluxHandle h = FluxHandle.open(clientReactor, connector);
       var call = h.rpc("demo.echo", Json.object().put("round", round), Duration.ofSeconds(30));
-      Thread.sleep(round * 20L);
+      // the hub starts listening once the client holds the request and has failed `round`
+      // attempts (at least one): each round meets the client at a later point of its retries
+      int failed = Math.max(1, round);
+      awaitProgress(connector, p -> p.held() == 1 && p.failures() >= failed);
       ZmqHubListener l = listen(endpoint);
       lost.addAll(unanswered(List.of(call), "round " + round));
       h.close();
@@ -174,14 +180,18 @@ class ZmqFreshConnectionIT {
     int port = freePort();
     String endpoint = "tcp://127.0.0.1:" + port;
     ZmqHubListener l = listen(endpoint);
-    try (FluxHandle h = FluxHandle.connectZmq(clientReactor, endpoint, null)) {
+    ZmqConnector connector = new ZmqConnector(clientReactor, endpoint, "restarted", null);
+    try (FluxHandle h = FluxHandle.open(clientReactor, connector)) {
       var first = h.rpc("demo.echo", Json.object().put("n", 1), Duration.ofSeconds(30));
       assertThat(unanswered(List.of(first), "before the restart")).isEmpty();
       l.close(); // closes the connection: the client starts reconnecting every 100 ms
       // a message written before the client sees the close would be lost, as with ZeroMQ: wait
-      Thread.sleep(200);
+      // until the client has seen it (a failure counted, no connection ready)
+      awaitProgress(connector, p -> !p.ready() && p.failures() >= 1);
       var held = h.rpc("demo.echo", Json.object().put("n", 2), Duration.ofSeconds(30));
-      Thread.sleep(300);
+      // held, and held across two more failed attempts before the hub is back
+      ZmqConnector.Progress holding = awaitProgress(connector, p -> p.held() == 1);
+      awaitProgress(connector, p -> p.held() == 1 && p.failures() >= holding.failures() + 2);
       l = listenWhenFree(endpoint);
       assertThat(unanswered(List.of(held), "held across the restart")).isEmpty();
       var after = h.rpc("demo.echo", Json.object().put("n", 3), Duration.ofSeconds(30));
@@ -198,8 +208,9 @@ class ZmqFreshConnectionIT {
             clientReactor, endpoint, "held", null, ZmqConnector.HANDSHAKE_TIMEOUT, 4096);
     FluxHandle h = FluxHandle.open(clientReactor, connector);
     var first = h.rpc("demo.echo", Json.object().put("pad", "x".repeat(3000)), null);
-    Thread.sleep(200);
-    assertThat(first).isNotDone(); // held while reconnecting
+    // held while reconnecting: the client holds it and has failed two attempts since
+    awaitProgress(connector, p -> p.held() == 1 && p.failures() >= 2);
+    assertThat(first).isNotDone();
     var second = h.rpc("demo.echo", Json.object().put("pad", "y".repeat(3000)), null);
     for (CompletableFuture<Message> f : List.of(first, second)) {
       assertThat(f)
@@ -261,7 +272,30 @@ class ZmqFreshConnectionIT {
     l.close();
   }
 
-  /** Binds once the port the silent server held is free again (within ten seconds). */
+  /**
+   * Waits (polling the client's loop, with a generous deadline) until the connector's progress
+   * meets {@code condition}; returns the progress that met it.
+   */
+  private static ZmqConnector.Progress awaitProgress(
+      ZmqConnector connector, Predicate<ZmqConnector.Progress> condition) {
+    AtomicReference<ZmqConnector.Progress> met = new AtomicReference<>();
+    Wait.until(
+        Duration.ofSeconds(30),
+        () -> {
+          ZmqConnector.Progress p = connector.progress();
+          if (p != null && condition.test(p)) {
+            met.set(p);
+            return true;
+          }
+          return false;
+        });
+    return met.get();
+  }
+
+  /**
+   * Binds once the port the silent server held is free again: polling with a deadline (ten
+   * seconds), as the kernel tells of a freed port by nothing but a bind that works.
+   */
   private ZmqHubListener listenWhenFree(String endpoint) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) {
@@ -271,7 +305,7 @@ class ZmqFreshConnectionIT {
         if (System.nanoTime() - deadline > 0) {
           throw e;
         }
-        Thread.sleep(50);
+        Thread.sleep(50); // polling with a deadline: the next try at binding
       }
     }
   }
