@@ -27,6 +27,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -719,6 +720,27 @@ public final class ZmqHubListener implements AutoCloseable {
   /** Returns how many handshakes have completed (on the loop only; for tests). */
   int handshakes() {
     return handshakes;
+  }
+
+  /** The heartbeats one open connection has received: its peer's PINGs and PONGs. */
+  record Heard(long pings, long pongs) {}
+
+  /**
+   * Returns what each open connection has heard, in the order they were accepted; null when the
+   * loop does not answer within five seconds (for tests, which count heartbeats instead of
+   * sleeping).
+   */
+  List<Heard> heard() {
+    List<Heard> heard = new ArrayList<>();
+    boolean answered =
+        reactor.runAndWait(
+            () -> {
+              for (ZmtpConnection c : connections) {
+                heard.add(new Heard(c.pingsReceived(), c.pongsReceived()));
+              }
+            },
+            Duration.ofSeconds(5));
+    return answered ? heard : null;
   }
 
   /**

@@ -145,6 +145,8 @@ public final class ZmtpConnection {
   private long lastHeard;
   private long lastPing;
   private long peerTtlNanos;
+  private long pingsReceived;
+  private long pongsReceived;
   private EventLoop.Cancellable handshakeTimer;
   private EventLoop.Cancellable tick;
   private EventLoop.Cancellable frameTimer;
@@ -285,6 +287,16 @@ public final class ZmtpConnection {
   /** Returns whether the connection is closed. */
   public boolean isClosed() {
     return closed;
+  }
+
+  /** Returns how many PINGs the peer has sent (each answered with a PONG). */
+  public long pingsReceived() {
+    return pingsReceived;
+  }
+
+  /** Returns how many PONGs the peer has sent (answers to this side's PINGs). */
+  public long pongsReceived() {
+    return pongsReceived;
   }
 
   /** Returns the mechanism (its peer metadata and key once ready). */
@@ -491,6 +503,7 @@ public final class ZmtpConnection {
     switch (n) {
       case Command.PING -> {
         Ping p = Ping.parse(body);
+        pingsReceived++;
         if (p.ttlDeciseconds() > 0) {
           boolean first = peerTtlNanos == 0;
           peerTtlNanos = p.ttlDeciseconds() * 100_000_000L;
@@ -502,6 +515,7 @@ public final class ZmtpConnection {
       }
       case Command.PONG -> {
         // lastHeard is already updated: any traffic proves the peer alive
+        pongsReceived++;
       }
       case Command.ERROR ->
           throw new ZmtpException("peer sent ERROR: " + Command.errorReason(body));

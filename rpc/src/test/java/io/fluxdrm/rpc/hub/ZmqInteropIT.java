@@ -9,6 +9,7 @@ import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageCodec;
 import io.fluxdrm.rpc.MessageType;
 import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.fixture.Wait;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.transport.ZmqClientKeys;
 import io.fluxdrm.rpc.transport.ZmqConnector;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -180,6 +182,23 @@ class ZmqInteropIT {
     assertThat(m.aux1()).isEqualTo(ZmqConnector.CONTROL_DISCONNECT);
   }
 
+  /**
+   * Waits (polling the hub's loop, with a generous deadline) until one open connection of {@code l}
+   * has heard {@code n} heartbeats of the kind {@code count} picks. The heartbeats are the event,
+   * not the wall clock: a peer's timeout timers run on the same thread as its PINGs, so twenty
+   * PINGs at 100 ms sent on one connection that is still open mean that five timeouts of 400 ms
+   * have passed on it by the pinging side's own clock without closing it.
+   */
+  private static void awaitHeartbeats(
+      ZmqHubListener l, ToLongFunction<ZmqHubListener.Heard> count, long n) {
+    Wait.until(
+        Duration.ofSeconds(30),
+        () -> {
+          List<ZmqHubListener.Heard> heard = l.heard();
+          return heard != null && heard.stream().anyMatch(h -> count.applyAsLong(h) >= n);
+        });
+  }
+
   @Test
   void jeromqPings_ourHubWithoutOwnPings_answersThemAndKeepsTheConnection() throws Exception {
     // our hub sends nothing by itself: only our PONGs keep JeroMQ from timing the connection out
@@ -191,7 +210,9 @@ class ZmqInteropIT {
     connectAndWait(d, l.endpoint());
     send(d, Message.request("demo.echo", Json.object().put("i", 1)).withMatchtag(1));
     assertThat(MessageCodec.fromParts(receive(d)).json().get("i").asInt()).isEqualTo(1);
-    Thread.sleep(2_000); // twenty PINGs, five timeouts' worth
+    // were our PONGs missing, JeroMQ would close each connection after about four PINGs and
+    // reconnect: no connection would hear twenty, and the wait would fail
+    awaitHeartbeats(l, ZmqHubListener.Heard::pings, 20); // five timeouts' worth
     send(d, Message.request("demo.echo", Json.object().put("i", 2)).withMatchtag(2));
     assertThat(MessageCodec.fromParts(receive(d)).json().get("i").asInt()).isEqualTo(2);
     assertThat(handshakes(l)).as("the first connection was kept").isEqualTo(1);
@@ -208,7 +229,9 @@ class ZmqInteropIT {
     connectAndWait(d, l.endpoint());
     send(d, Message.request("demo.echo", Json.object().put("i", 1)).withMatchtag(1));
     assertThat(MessageCodec.fromParts(receive(d)).json().get("i").asInt()).isEqualTo(1);
-    Thread.sleep(2_000);
+    // were JeroMQ's PONGs missing (or not counted as traffic), our hub would close the
+    // connection after 400 ms: no connection would hear twenty PONGs, and the wait would fail
+    awaitHeartbeats(l, ZmqHubListener.Heard::pongs, 20); // five timeouts' worth
     send(d, Message.request("demo.echo", Json.object().put("i", 2)).withMatchtag(2));
     assertThat(MessageCodec.fromParts(receive(d)).json().get("i").asInt()).isEqualTo(2);
     assertThat(handshakes(l)).as("the first connection was kept").isEqualTo(1);
