@@ -6,7 +6,11 @@ import io.fluxdrm.rpc.zmtp.Command;
 import io.fluxdrm.rpc.zmtp.Frame;
 import io.fluxdrm.rpc.zmtp.FrameEncoder;
 import io.fluxdrm.rpc.zmtp.Greeting;
+import io.fluxdrm.rpc.zmtp.Mechanism;
 import io.fluxdrm.rpc.zmtp.Metadata;
+import io.fluxdrm.rpc.zmtp.NullMechanism;
+import io.fluxdrm.rpc.zmtp.Ping;
+import io.fluxdrm.rpc.zmtp.SocketType;
 import io.fluxdrm.rpc.zmtp.ZmtpException;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -25,6 +29,7 @@ public final class RawZmtpPeer implements AutoCloseable {
   public final Socket socket;
   private final DataInputStream in;
   private final OutputStream out;
+  private Mechanism mechanism; // once a handshake is done: seals and opens frames
 
   public RawZmtpPeer(Socket s) throws IOException {
     this.socket = s;
@@ -69,6 +74,7 @@ public final class RawZmtpPeer implements AutoCloseable {
     if (!ready.command()) {
       throw new IOException("expected READY");
     }
+    mechanism = new NullMechanism(SocketType.DEALER, new byte[0]);
   }
 
   /**
@@ -90,6 +96,38 @@ public final class RawZmtpPeer implements AutoCloseable {
     c.onHandshakeCommand(readFrame().body());
     if (!c.done()) {
       throw new IOException("expected READY");
+    }
+    mechanism = c;
+  }
+
+  /**
+   * After a handshake: sends a PING and reads (and drops) what arrives until its PONG. Returns true
+   * when the PONG came, false when the peer closed the connection first; the positive event that
+   * shows the hub still serves this connection after everything it read before the PING.
+   *
+   * @throws AssertionError when neither comes within {@code limit}
+   */
+  public boolean pingPong(Duration limit) throws IOException, ZmtpException {
+    byte[] context = "still-open".getBytes(StandardCharsets.US_ASCII);
+    write(FrameEncoder.encode(mechanism.encode(Frame.command(new Ping(0, context).encode()))));
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (true) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new AssertionError("neither a PONG nor a close within " + limit);
+      }
+      socket.setSoTimeout((int) Math.max(1, left / 1_000_000));
+      Frame f;
+      try {
+        f = mechanism.decode(readFrame());
+      } catch (SocketTimeoutException e) {
+        continue; // the deadline above decides
+      } catch (IOException e) {
+        return false; // closed or reset by the peer
+      }
+      if (f.command() && Command.name(f.body()).equals(Command.PONG)) {
+        return true;
+      }
     }
   }
 
