@@ -60,7 +60,7 @@ class BridgeCommandIT {
         return m.groupCount() > 0 ? m.group(1) : m.group();
       }
       assertThat(proc.isAlive()).as("process alive, log: %s", text).isTrue();
-      Thread.sleep(50);
+      Thread.sleep(50); // polling with a deadline
     }
     throw new AssertionError("no " + p + " in " + Files.readString(log));
   }
@@ -96,7 +96,7 @@ class BridgeCommandIT {
             || System.nanoTime() > deadline) {
           throw e;
         }
-        Thread.sleep(50);
+        Thread.sleep(50); // polling with a deadline
       }
     }
   }
@@ -109,7 +109,7 @@ class BridgeCommandIT {
   static void awaitAllocated(FluxHandle h, String want) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!allocated(h).equals(want) && System.nanoTime() < deadline) {
-      Thread.sleep(20);
+      Thread.sleep(20); // polling with a deadline
     }
     assertThat(allocated(h)).isEqualTo(want);
   }
@@ -201,7 +201,7 @@ class BridgeCommandIT {
       // the hub must have let the job manager go before a second one can register its name
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (!removed.contains("job-manager") && System.nanoTime() < deadline) {
-        Thread.sleep(20);
+        Thread.sleep(20); // polling with a deadline
       }
       assertThat(removed).as("service.removed after SIG" + signal).contains("job-manager");
 

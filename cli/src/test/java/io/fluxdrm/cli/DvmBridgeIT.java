@@ -98,7 +98,7 @@ class DvmBridgeIT {
           .as("'%s' x%d in %s within %s: %s", what, times, file, SLOW, read(file))
           .isNegative();
       try {
-        Thread.sleep(20);
+        Thread.sleep(20); // polling with a deadline
       } catch (InterruptedException e) {
         throw new AssertionError(e);
       }

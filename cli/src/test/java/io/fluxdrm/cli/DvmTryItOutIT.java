@@ -63,7 +63,7 @@ class DvmTryItOutIT {
     while (!Files.readString(out).contains("listening on")) {
       assertThat(dvm.isAlive()).as("dvm alive; stderr: %s", stderrOf("dvm")).isTrue();
       assertThat(System.nanoTime() - deadline).as("dvm ready within %s", SLOW).isNegative();
-      Thread.sleep(20);
+      Thread.sleep(20); // polling with a deadline
     }
   }
 

@@ -204,7 +204,7 @@ final class FluxLive implements AutoCloseable {
         throw new AssertionError("flux's view and fluxdrm's disagree: " + why);
       }
       try {
-        Thread.sleep(200);
+        Thread.sleep(200); // polling with a deadline
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new AssertionError("interrupted", e);

@@ -219,6 +219,7 @@ public final class HubSoak {
 
       long end = start + duration.toNanos();
       while (System.nanoTime() < end && tcp.isAlive() && unix.isAlive()) {
+        // pacing the soak, which runs for its duration: not a wait for an event
         Thread.sleep(Math.min(1000, Math.max(1, (end - System.nanoTime()) / 1_000_000)));
       }
       running = false;
@@ -334,7 +335,7 @@ public final class HubSoak {
   private void pause(long untilNs) throws InterruptedException {
     long ms = (untilNs - System.nanoTime()) / 1_000_000;
     if (ms > 0) {
-      Thread.sleep(ms);
+      Thread.sleep(ms); // pacing: the attack's rate
     }
   }
 
@@ -352,7 +353,7 @@ public final class HubSoak {
               .add(new long[] {sec, kib});
         }
       }
-      Thread.sleep(1000);
+      Thread.sleep(1000); // pacing: one RSS sample a second
     }
   }
 
@@ -631,7 +632,7 @@ public final class HubSoak {
         socks.add(s);
         opened++;
       }
-      Thread.sleep(2000);
+      Thread.sleep(2000); // pacing: the flood is held for two seconds
       int closed = 0;
       for (Socket s : socks) {
         s.setSoTimeout(1);

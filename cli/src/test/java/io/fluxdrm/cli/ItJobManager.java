@@ -84,7 +84,7 @@ final class ItJobManager implements AutoCloseable {
   void awaitAllocated(String want) throws Exception {
     long deadline = System.nanoTime() + ANSWER.toNanos();
     while (!allocated().equals(want) && System.nanoTime() - deadline < 0) {
-      Thread.sleep(20);
+      Thread.sleep(20); // polling with a deadline
     }
   }
 

@@ -126,7 +126,7 @@ final class SchedProcess implements AutoCloseable {
       assertThat(System.nanoTime() - deadline)
           .as("/%s/ within %s; stderr:%n%s", regex, SLOW, stderr())
           .isNegative();
-      Thread.sleep(20);
+      Thread.sleep(20); // polling with a deadline
     }
   }
 

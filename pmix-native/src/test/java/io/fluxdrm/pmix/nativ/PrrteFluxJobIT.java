@@ -102,7 +102,7 @@ class PrrteFluxJobIT {
     long end = System.nanoTime() + d.toNanos();
     while (!check.call()) {
       assertThat(System.nanoTime() - end).as("%s within %s", what, d).isNegative();
-      Thread.sleep(100);
+      Thread.sleep(100); // polling with a deadline
     }
   }
 

@@ -277,7 +277,7 @@ final class PrrteWorld implements World {
         return true;
       }
       try {
-        Thread.sleep(1000);
+        Thread.sleep(1000); // polling with a deadline (30 tries)
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return false;

@@ -57,7 +57,7 @@ final class RawPeer implements AutoCloseable {
           if (System.nanoTime() > deadline) {
             return true;
           }
-          Thread.sleep(1);
+          Thread.sleep(1); // polling with a deadline: the socket's buffer is full
         }
       }
       return true;

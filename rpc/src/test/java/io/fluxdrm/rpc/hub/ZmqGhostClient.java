@@ -21,6 +21,6 @@ final class ZmqGhostClient {
     h.rpc("demo.echo", Json.object().put("from", "ghost")).get(30, TimeUnit.SECONDS);
     System.out.println("ready");
     System.out.flush();
-    Thread.sleep(Long.MAX_VALUE);
+    Thread.sleep(Long.MAX_VALUE); // parks until the test kills the process
   }
 }
