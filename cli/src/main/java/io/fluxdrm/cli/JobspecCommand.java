@@ -120,6 +120,15 @@ final class JobspecCommand {
                 ? JobspecValidator.check("-", stdin, level)
                 : JobspecValidator.check(Path.of(s), level);
         allValid &= r.valid();
+        if (!json && r.violations().stream().anyMatch(v -> v.rule().equals("io"))) {
+          // a file that cannot be read is an error of the command, not a verdict on a jobspec:
+          // stderr, like every other error (D487)
+          out.flush();
+          PrintWriter err = spec.commandLine().getErr();
+          r.lines().forEach(err::println);
+          err.flush();
+          continue;
+        }
         print(out, r, json);
       }
       out.flush();

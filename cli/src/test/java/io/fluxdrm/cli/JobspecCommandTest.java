@@ -122,12 +122,6 @@ class JobspecCommandTest {
             1,
             "\"errnum\":22,\"errstr\":\"/tasks/0/count"),
         new Case(
-            "validate_missingFile_cannotRead",
-            args("jobspec validate", dir.resolve("absent.yaml")),
-            "",
-            1,
-            "cannot read: no such file"),
-        new Case(
             "validate_notYaml_syntaxError", args("jobspec validate"), "{ version: [", 1, "-: "),
         new Case(
             "counts_v1_nodesSlotsCores",
@@ -194,5 +188,18 @@ class JobspecCommandTest {
     CliRun run = CliRun.run(huge, "jobspec", "validate");
     assertThat(run.status()).isEqualTo(1);
     assertThat(run.out()).startsWith("-: ").doesNotContain("Exception");
+  }
+
+  @Test
+  void validate_missingFile_anErrorOnStderr_notAVerdictOnStdout() throws Exception {
+    java.nio.file.Path ok = dir.resolve("ok.yaml");
+    java.nio.file.Files.copy(java.nio.file.Path.of("../docs/examples/job.yaml"), ok);
+    java.nio.file.Path absent = dir.resolve("absent.yaml");
+    CliRun run = CliRun.run("", "jobspec", "validate", ok.toString(), absent.toString());
+    assertThat(run.status()).isEqualTo(1);
+    // the readable file's verdict is the result; the unreadable one is an error (D487)
+    assertThat(run.out()).isEqualTo(ok + ": ok\n");
+    assertThat(run.err()).isEqualTo(absent + ": /: cannot read: no such file\n");
+    run.assertNoTrace();
   }
 }
