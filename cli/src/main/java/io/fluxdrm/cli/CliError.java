@@ -47,6 +47,28 @@ final class CliError extends RuntimeException {
         label + ": " + m + (absent && !expected.isEmpty() ? " (expected: " + expected + ")" : ""));
   }
 
+  /**
+   * A file that could not be read, with why in words ({@code no such file}, {@code permission
+   * denied}, the system's reason), not the bare path an {@link java.io.IOException} often carries.
+   */
+  static CliError cannotRead(String what, java.io.IOException e) {
+    return new CliError(what + ": cannot read (" + why(e) + ")");
+  }
+
+  /** Why an I/O operation failed, in words. */
+  static String why(java.io.IOException e) {
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "no such file";
+    }
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+      return f.getReason();
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
   /** The exit status this failure ends the command with. */
   int status() {
     return status;

@@ -190,7 +190,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
     } catch (NoSuchFileException e) {
       throw new CliError(file + ": no such file (expected: a CURVE certificate)");
     } catch (IOException e) {
-      throw new CliError(file + ": cannot read (" + e.getMessage() + ")");
+      throw CliError.cannotRead(file.toString(), e);
     }
     CurveCert c = parse(file.toString(), new String(bytes, StandardCharsets.ISO_8859_1));
     if (c.isSecret()) {
@@ -210,7 +210,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
     } catch (UnsupportedOperationException e) {
       return;
     } catch (IOException e) {
-      throw new CliError(file + ": cannot read its permissions (" + e.getMessage() + ")");
+      throw new CliError(file + ": cannot read its permissions (" + CliError.why(e) + ")");
     }
     if (perms.stream().anyMatch(GROUP_OTHER::contains)) {
       throw new CliError(

@@ -72,7 +72,7 @@ record CurveClients(Map<String, Credentials> credentials, Map<String, String> na
     } catch (NoSuchFileException e) {
       throw new CliError(file + ": no such file (expected: a CURVE clients file)");
     } catch (IOException e) {
-      throw new CliError(file + ": cannot read (" + e.getMessage() + ")");
+      throw CliError.cannotRead(file.toString(), e);
     }
     return parse(file.toString(), new String(bytes, StandardCharsets.UTF_8));
   }

@@ -471,7 +471,7 @@ final class DemoCommand implements Callable<Integer> {
                 + " jobs)");
       }
     } catch (IOException e) {
-      throw new CliError("--state-dir: " + stateDir + ": cannot read (" + e.getMessage() + ")");
+      throw CliError.cannotRead("--state-dir: " + stateDir, e);
     }
   }
 

@@ -217,9 +217,9 @@ final class SchedCommand implements Callable<Integer> {
       try {
         return ResourceSet.parse(Files.readString(resources, StandardCharsets.UTF_8));
       } catch (IOException e) {
-        throw new CliError("--resources: " + resources + ": cannot read (" + e.getMessage() + ")");
+        throw CliError.cannotRead("--resources: " + resources, e);
       } catch (RsetException e) {
-        throw new CliError("--resources: " + e.getMessage());
+        throw new CliError("--resources: " + resources + ": " + e.getMessage());
       }
     }
     if (hosts == null || cores == null) {

@@ -17,6 +17,20 @@ import org.junit.jupiter.params.provider.CsvSource;
 @Timeout(30)
 class SchedCommandTest {
 
+  @Test
+  void sched_emptyResourcesFile_saysItIsEmpty_namingTheFile(@TempDir Path d) throws Exception {
+    Path empty = d.resolve("empty.json");
+    Files.writeString(empty, "");
+    CliRun r = CliRun.run("", "sched", "--listen", "unix:x", "--resources", empty.toString());
+    assertThat(r.err().strip())
+        .isEqualTo(
+            "fluxdrm sched: --resources: "
+                + empty
+                + ": R: the document is empty (expected: an RFC 20 R object)");
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).isEmpty();
+  }
+
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
@@ -32,7 +46,8 @@ class SchedCommandTest {
           queue depth word     | sched --listen unix:x --hosts n0 --cores 0 --queue-depth lots | 2 | fluxdrm sched: queue-depth: "lots" is not a number (expected: N >= 1, limited=N or unlimited)
           attached and listen  | sched --flux-uri local:///nowhere --listen unix:x | 2 | fluxdrm sched: --listen: not with --flux-uri (expected: the broker gives resources and state)
           attached and state   | sched --flux-uri local:///nowhere --state-dir d | 2 | fluxdrm sched: --state-dir: not with --flux-uri (expected: the broker gives resources and state)
-          missing R file       | sched --listen unix:x --resources does-not-exist.json | 1 | fluxdrm sched: --resources: does-not-exist.json: cannot read (does-not-exist.json)
+          missing R file       | sched --listen unix:x --resources does-not-exist.json | 1 | fluxdrm sched: --resources: does-not-exist.json: cannot read (no such file)
+          negative depth       | sched --listen unix:x --hosts n0 --cores 0 --queue-depth -5 | 2 | fluxdrm sched: queue-depth: -5 (expected: 1 to 2147483647 or unlimited)
           """)
   void sched_badCommandLine_oneLineExitByTheRule(String name, String args, int status, String err) {
     CliRun r = CliRun.run("", CliRun.words(args));

@@ -92,7 +92,7 @@ final class RCodec {
     if (root == null || !root.isObject()) {
       throw new RsetException(
           "R: the document is "
-              + (root == null ? "missing" : describe(root))
+              + (root == null || root.isMissingNode() ? "empty" : describe(root))
               + " (expected: an RFC 20 R object)");
     }
     JsonNode version = root.get("version");

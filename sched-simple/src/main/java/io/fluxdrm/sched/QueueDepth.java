@@ -43,6 +43,11 @@ public record QueueDepth(int limit) {
       return unlimited();
     }
     String n = text.startsWith("limited=") ? text.substring("limited=".length()) : text;
+    if (n.matches("-[0-9]{1,10}")) {
+      // a number, but below 1
+      throw new SchedException(
+          "queue-depth: " + text + " (expected: 1 to " + Integer.MAX_VALUE + " or unlimited)");
+    }
     if (!n.matches("[0-9]{1,10}")) {
       throw new SchedException(
           "queue-depth: \""

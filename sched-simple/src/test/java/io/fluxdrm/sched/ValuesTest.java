@@ -35,7 +35,8 @@ class ValuesTest {
       textBlock =
           """
           foobar      | queue-depth: "foobar" is not a number (expected: N >= 1, limited=N or unlimited)
-          limited=-1  | queue-depth: "limited=-1" is not a number (expected: N >= 1, limited=N or unlimited)
+          limited=-1  | queue-depth: limited=-1 (expected: 1 to 2147483647 or unlimited)
+          -5          | queue-depth: -5 (expected: 1 to 2147483647 or unlimited)
           0           | queue-depth: 0 (expected: 1 to 2147483647 or unlimited)
           2147483648  | queue-depth: 2147483648 (expected: 1 to 2147483647 or unlimited)
           """)
