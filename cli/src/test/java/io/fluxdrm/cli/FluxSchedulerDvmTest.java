@@ -6,6 +6,7 @@ import io.fluxdrm.bridge.dvm.FluxScheduler;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.dvm.core.DvmConfig;
 import io.fluxdrm.dvm.service.DvmService;
+import io.fluxdrm.dvm.wire.DvmWire;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
@@ -112,6 +113,18 @@ class FluxSchedulerDvmTest {
     T v = s.toCompletableFuture().join();
     dvm.checkInvariants();
     return v;
+  }
+
+  @Test
+  void aDenial_reachesTheRequesterWithFluxsReason() {
+    StatusInfos a =
+        done(
+            tool.allocationRequest(
+                AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, 5L))));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE);
+    // the allocator's note ("denied" here, Flux's DENY note in production) under the DVM's
+    // reason key, which fluxdrm alloc prints beside the status
+    assertThat(DvmWire.errorText(a)).contains("denied");
   }
 
   @Test

@@ -309,7 +309,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
             a -> {
               StatusInfos answer = new StatusInfos(a.status(), a.infos());
               if (a.status() != PmixStatus.PMIX_SUCCESS) {
-                return CompletableFuture.completedFuture(answer);
+                return CompletableFuture.completedFuture(withReason(answer, a.message()));
               }
               if (directive == AllocDirective.RELEASE) {
                 return release(own, answer);
@@ -319,6 +319,28 @@ public final class FluxScheduler implements SchedulerUpcalls {
               }
               return inform(requester, directive, answer);
             });
+  }
+
+  /**
+   * The reason key of the reference DVM's answers ({@code DvmKeys.REASON}, decision D358): not a
+   * PMIx key, so a PMIx client ignores it; {@code fluxdrm alloc} prints it beside the status.
+   */
+  public static final String REASON_KEY = "fluxdrm.dvm.reason";
+
+  /**
+   * A refusal with why, as Flux or the translation said it ({@code sched.realloc}'s DENY note, a
+   * refused key), under {@link #REASON_KEY}: the requester learns why, not only the status (issue
+   * 29, finding 8).
+   */
+  static StatusInfos withReason(StatusInfos answer, String why) {
+    if (why == null
+        || why.isBlank()
+        || answer.infos().stream().anyMatch(i -> i.key().equals(REASON_KEY))) {
+      return answer;
+    }
+    List<Info> infos = new java.util.ArrayList<>(answer.infos());
+    infos.add(new Info(REASON_KEY, io.fluxdrm.pmix.PmixDataType.PMIX_STRING, why));
+    return new StatusInfos(answer.status(), infos);
   }
 
   /**
