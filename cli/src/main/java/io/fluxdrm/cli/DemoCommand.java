@@ -338,6 +338,7 @@ final class DemoCommand implements Callable<Integer> {
     if (noPicture) {
       return;
     }
+    PlotCommand.checkExtension("--picture", picture);
     Path dir = picture.toAbsolutePath().getParent();
     if (dir != null && !java.nio.file.Files.isDirectory(dir)) {
       throw new CliError("--picture: " + picture + ": no such directory");

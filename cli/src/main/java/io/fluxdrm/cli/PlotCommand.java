@@ -165,7 +165,33 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
       }
       return format;
     }
-    return output.equals("-") ? Format.svg : formatOf(Path.of(output));
+    if (output.equals("-")) {
+      return Format.svg;
+    }
+    checkExtension("-o", Path.of(output));
+    return formatOf(Path.of(output));
+  }
+
+  /**
+   * Refuses a picture file whose name asks for a format fluxdrm does not write ({@code one.gif}
+   * would get SVG bytes): a usage error naming the option. A name without an extension is SVG.
+   */
+  static void checkExtension(String option, Path file) {
+    String name = String.valueOf(file.getFileName());
+    int dot = name.lastIndexOf('.');
+    if (dot <= 0) {
+      return;
+    }
+    String ext = name.substring(dot + 1).toLowerCase(Locale.ROOT);
+    if (!ext.equals("svg") && !ext.equals("png")) {
+      throw CliError.usage(
+          option
+              + ": "
+              + file
+              + ": a ."
+              + ext
+              + " picture (expected: FILE.svg or FILE.png, or --format svg|png)");
+    }
   }
 
   private void checkSize() {

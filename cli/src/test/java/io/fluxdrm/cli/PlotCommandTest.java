@@ -16,6 +16,27 @@ class PlotCommandTest {
   static final String DEMO = "src/test/resources/io/fluxdrm/cli/plot/demo.jsonl";
 
   @Test
+  void plot_aNameOfAnotherFormat_usageErrorNothingWritten(@TempDir Path dir) {
+    Path gif = dir.resolve("one.gif");
+    CliRun r = CliRun.run("", "plot", DEMO, "-o", gif.toString());
+    assertThat(r.status()).as("%s", r).isEqualTo(2);
+    assertThat(r.err().strip())
+        .isEqualTo(
+            CliRun.usageLine(
+                "fluxdrm plot: -o: "
+                    + gif
+                    + ": a .gif picture (expected: FILE.svg or FILE.png, or --format svg|png)"));
+    assertThat(gif).doesNotExist();
+    Path jpg = dir.resolve("demo.jpg");
+    CliRun d =
+        CliRun.run(
+            "", "demo", "--state-dir", dir.resolve("s").toString(), "--picture", jpg.toString());
+    assertThat(d.status()).as("%s", d).isEqualTo(2);
+    assertThat(d.err()).contains("--picture: " + jpg + ": a .jpg picture");
+    assertThat(jpg).doesNotExist();
+  }
+
+  @Test
   void plot_svgAndPng_written(@TempDir Path dir) throws Exception {
     Path svg = dir.resolve("a.svg");
     CliRun r = CliRun.run("", "plot", DEMO, "-o", svg.toString());
