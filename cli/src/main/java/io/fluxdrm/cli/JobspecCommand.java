@@ -290,6 +290,12 @@ final class JobspecCommand {
     @Override
     public Integer call() throws IOException {
       byte[] content = readSource(file, stdin);
+      // a scheduler only ever sees what job-ingest's validator let through: the same rules as
+      // jobspec validate (version 1), so the two never disagree on a jobspec (D490)
+      Report valid = JobspecValidator.check(file, content, Level.V1);
+      if (!valid.valid()) {
+        throw new CliError(file + ": " + describe(valid.violations()));
+      }
       Counts counts;
       try {
         counts = Counts.of(Documents.read(content));

@@ -166,8 +166,24 @@ class JobspecCommandTest {
   @Test
   void counts_invalidJobspec_oneLineErrorExit1() {
     CliRun run = CliRun.run("version: 1\nresources: 5\n", "jobspec", "counts", "-");
-    run.assertOneLineError("/resources");
+    // the validator's violations, sorted by location: the first in full, then how many more
+    run.assertOneLineError("-: /attributes: missing (expected: present) (and 2 more)");
     assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void counts_refusesWhatValidateRefuses_aSlotCountBeyondInt() {
+    String big =
+        "version: 1\nresources:\n  - type: slot\n    count: 4294967295\n    label: task\n"
+            + "    with:\n      - type: core\n        count: 1\ntasks:\n  - command: [\"hostname\"]\n"
+            + "    slot: task\n    count:\n      per_slot: 1\nattributes:\n  system:\n"
+            + "    duration: 0\n";
+    CliRun validate = CliRun.run(big, "jobspec", "validate", "-");
+    assertThat(validate.status()).isEqualTo(1);
+    assertThat(validate.out()).contains("/resources/0/count: 4294967295 (expected: <= 2147483647)");
+    CliRun counts = CliRun.run(big, "jobspec", "counts", "-");
+    counts.assertOneLineError("/resources/0/count: 4294967295 (expected: <= 2147483647)");
+    assertThat(counts.out()).isEmpty();
   }
 
   @Test
