@@ -21,13 +21,12 @@ import picocli.CommandLine.Option;
 @Command(
     name = "alloc",
     mixinStandardHelpOptions = true,
-    description = {
-      "PMIx allocation requests to a running 'fluxdrm dvm' (seeds 001, 002).",
-      "Prints the PMIx status by name, then the answer's infos (JSON with --json);",
-      "with --wait, then the second-phase event as it arrives ('event PMIX_DVM_IS_READY');",
-      "exit status 0 on PMIX_SUCCESS (with --wait: PMIX_DVM_IS_READY), 1 otherwise (the",
-      "reason on stderr)."
-    },
+    header = "PMIx allocation requests to a running 'fluxdrm dvm' (seeds 001, 002).",
+    description =
+        "Prints the PMIx status by name, then the answer's infos (JSON with --json); "
+            + "with --wait, then the second-phase event as it arrives ('event "
+            + "PMIX_DVM_IS_READY'); exit status 0 on PMIX_SUCCESS (with --wait: "
+            + "PMIX_DVM_IS_READY), 1 otherwise (the reason on stderr).",
     subcommands = {
       AllocCommand.New.class,
       AllocCommand.Extend.class,
@@ -120,7 +119,7 @@ final class AllocCommand {
   @Command(
       name = "new",
       mixinStandardHelpOptions = true,
-      description = "PMIX_ALLOC_NEW: a new reservation (or, with --share, nodes for the pool)")
+      description = "PMIX_ALLOC_NEW: a new reservation (or, with --share, nodes for the pool).")
   static final class New extends Grow {
     @Option(names = "--share", description = "PMIX_ALLOC_SHARE: into the unreserved pool")
     boolean share;
@@ -149,7 +148,7 @@ final class AllocCommand {
   @Command(
       name = "extend",
       mixinStandardHelpOptions = true,
-      description = "PMIX_ALLOC_EXTEND of the reservation --alloc-id")
+      description = "PMIX_ALLOC_EXTEND of the reservation --alloc-id.")
   static final class Extend extends Grow {
     @Option(names = "--alloc-id", paramLabel = "ID", description = "PMIX_ALLOC_ID")
     String allocId;
@@ -172,7 +171,7 @@ final class AllocCommand {
   @Command(
       name = "release",
       mixinStandardHelpOptions = true,
-      description = "PMIX_ALLOC_RELEASE of a whole reservation (--alloc-id) or of nodes (--hosts)")
+      description = "PMIX_ALLOC_RELEASE of a whole reservation (--alloc-id) or of nodes (--hosts).")
   static final class Release extends Op {
     @Option(names = "--alloc-id", paramLabel = "ID", description = "PMIX_ALLOC_ID")
     String allocId;
@@ -201,7 +200,7 @@ final class AllocCommand {
   @Command(
       name = "cancel",
       mixinStandardHelpOptions = true,
-      description = "PMIX_ALLOC_REQ_CANCEL of the pending request --req-id")
+      description = "PMIX_ALLOC_REQ_CANCEL of the pending request --req-id.")
   static final class Cancel extends Op {
     @Override
     AllocDirective directive() {
@@ -220,10 +219,10 @@ final class AllocCommand {
   @Command(
       name = "activate",
       mixinStandardHelpOptions = true,
-      description = {
-        "PMIX_ALLOC_ACTIVATE: daemons on nodes you already hold (answered by the DVM itself);",
-        "--host in the syntax of PRRTE's --activate (names, +all, +n<K>), --hostfile FILE"
-      })
+      header =
+          "PMIX_ALLOC_ACTIVATE: daemons on nodes you already hold (answered by the DVM "
+              + "itself); --host in the syntax of PRRTE's --activate (names, +all, +n<K>), "
+              + "--hostfile FILE.")
   static final class Activate extends Op {
     @Option(names = "--host", paramLabel = "SPEC", description = "PMIX_HOST")
     String host;

@@ -28,16 +28,18 @@ import picocli.CommandLine.Option;
 @Command(
     name = "bridge",
     mixinStandardHelpOptions = true,
-    description = {
-      "Run the job manager of RFC 51 (job-manager: sched-hello/sched-ready with the scheduler,",
-      "realloc/release/realloc_cancel from job shells) and the 'bridge' service (submit, finish).",
-      "Logs one line per job event on stderr; stops cleanly on SIGINT or SIGTERM",
-      "(exit status 130 or 143); a usage error exits 2, a failure to start 1.",
-      "With --dvm, also the scheduler of a running 'fluxdrm dvm': its allocation requests become",
-      "sched.realloc of the DVM's job, each grant a session control INSTANTIATE or EXTEND.",
-      "With --pmix-scheduler --dvm-uri file:PATH, the PMIx scheduler of a PRRTE DVM instead",
-      "(JDK 22+ and the pmix-native module; start it before prte, docs/prrte.md)."
-    })
+    header =
+        "Run the job manager of RFC 51 (job-manager: sched-hello/sched-ready with the "
+            + "scheduler, realloc/release/realloc_cancel from job shells) and the 'bridge' "
+            + "service (submit, finish).",
+    description =
+        "Logs one line per job event on stderr; stops cleanly on SIGINT or SIGTERM (exit "
+            + "status 130 or 143); a usage error exits 2, a failure to start 1. With --dvm, "
+            + "also the scheduler of a running 'fluxdrm dvm': its allocation requests become "
+            + "sched.realloc of the DVM's job, each grant a session control INSTANTIATE or "
+            + "EXTEND. With --pmix-scheduler --dvm-uri file:PATH, the PMIx scheduler of a "
+            + "PRRTE DVM instead (JDK 22+ and the pmix-native module; start it before prte, "
+            + "docs/prrte.md).")
 final class BridgeCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeCommand.class);
   private static final Pattern LOOPBACK_TCP =

@@ -34,22 +34,21 @@ import picocli.CommandLine.Option;
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
-    description = {
-      "Play a story of malleable jobs on the whole chain: the reference",
-      "scheduler on a 16-node pool, the job manager, and the reference DVM in",
-      "elastic mode (simulated daemons) with the bridge as its scheduler. An",
-      "application grows through the DVM (PMIx EXTEND, sched.realloc, grow",
-      "campaign, SUCCESS then PMIX_DVM_IS_READY), a job spawned meanwhile is",
-      "held and lands on the grown nodes, a grow whose daemon fails is rolled",
-      "back, a second job's grow waits until the first releases nodes, a",
-      "request is denied, and a session is instantiated, paused, resumed and",
-      "terminated. Prints a timeline on stdout (--json: one JSON object per",
-      "step), a progress line on stderr when it is a terminal (or --progress),",
-      "writes the job manager's and the DVM's transcripts (--transcript,",
-      "--dvm-transcript), and draws the allocation over time (--picture).",
-      "Exit status: 0 every step as the story expects, 1 a step differed (each",
-      "difference is printed on stderr), 2 usage error."
-    })
+    header =
+        "Play a story of malleable jobs on the whole chain: the reference scheduler on a "
+            + "16-node pool, the job manager, and the reference DVM in elastic mode (simulated "
+            + "daemons) with the bridge as its scheduler.",
+    description =
+        "An application grows through the DVM (PMIx EXTEND, sched.realloc, grow "
+            + "campaign, SUCCESS then PMIX_DVM_IS_READY), a job spawned meanwhile is held and "
+            + "lands on the grown nodes, a grow whose daemon fails is rolled back, a second "
+            + "job's grow waits until the first releases nodes, a request is denied, and a "
+            + "session is instantiated, paused, resumed and terminated. Prints a timeline on "
+            + "stdout (--json: one JSON object per step), a progress line on stderr when it is "
+            + "a terminal (or --progress), writes the job manager's and the DVM's transcripts "
+            + "(--transcript, --dvm-transcript), and draws the allocation over time "
+            + "(--picture). Exit status: 0 every step as the story expects, 1 a step differed "
+            + "(each difference is printed on stderr), 2 usage error.")
 final class DemoCommand implements Callable<Integer> {
   private static final String LOG_PROPERTY = "org.slf4j.simpleLogger.log.io.fluxdrm";
   private static final String DEFAULT_HOSTS = "node[0-15]";
@@ -164,10 +163,10 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--prrte",
-      description = {
-        "Play the allocation story against a real PRRTE DVM, fluxdrm as its PMIx scheduler",
-        "(needs a JDK 22+ and the pmix-native jar; no transcript, no picture; docs/cli.md)"
-      })
+      description =
+          "Play the allocation story against a real PRRTE DVM, fluxdrm as its PMIx scheduler"
+              + " (needs a JDK 22+ and the pmix-native jar; no transcript, no picture;"
+              + " docs/cli.md)")
   boolean prrte;
 
   @Option(

@@ -35,11 +35,11 @@ import picocli.CommandLine.Option;
 @Command(
     name = "dvm",
     mixinStandardHelpOptions = true,
-    description = {
-      "Run the reference DVM (PRRTE-like) on its own hub until SIGINT or SIGTERM.",
-      "Its nodes are --hosts (default: this host's short name), all local: every proc is a",
-      "process of this machine. Prints one line on stdout once it serves; logs on stderr."
-    })
+    header = "Run the reference DVM (PRRTE-like) on its own hub until SIGINT or SIGTERM.",
+    description =
+        "Its nodes are --hosts (default: this host's short name), all local: every proc "
+            + "is a process of this machine. Prints one line on stdout once it serves; logs on "
+            + "stderr.")
 final class DvmCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(DvmCommand.class);
 

@@ -25,12 +25,10 @@ import picocli.CommandLine.Parameters;
     name = "hostlist",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = {
-      "Combine, transform and print RFC 29 hostlists, as 'flux hostlist' does.",
-      "",
-      "SOURCES are literal hostlists, or 'stdin' / '-' to read hosts from standard input",
-      "(the default). The default mode appends all sources, keeping duplicates."
-    })
+    header = "Combine, transform and print RFC 29 hostlists, as 'flux hostlist' does.",
+    description =
+        "SOURCES are literal hostlists, or 'stdin' / '-' to read hosts from standard "
+            + "input (the default). The default mode appends all sources, keeping duplicates.")
 final class HostlistCommand implements Callable<Integer>, Main.UsesStdin {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

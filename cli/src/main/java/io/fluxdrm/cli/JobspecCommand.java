@@ -50,14 +50,15 @@ final class JobspecCommand {
   @Command(
       name = "validate",
       mixinStandardHelpOptions = true,
-      description = {
-        "Validate jobspecs (YAML or JSON) at version 1 level, or canonical with --canonical.",
-        "Prints 'FILE: ok' or one 'FILE: POINTER: MESSAGE' line per violation; exit status 0",
-        "when every file is valid, 1 otherwise. Reads stdin when no FILE is given.",
-        "--stream speaks flux-core's 'flux job-validator' protocol instead: one JSON job",
-        "{\"jobspec\",\"userid\",...} per line of stdin (a bare jobspec with --jobspec-only),",
-        "one {\"errnum\"[,\"errstr\"]} line out for each, flushed at once."
-      })
+      header =
+          "Validate jobspecs (YAML or JSON) at version 1 level, or canonical with --canonical.",
+      description =
+          "Prints 'FILE: ok' or one 'FILE: POINTER: MESSAGE' line per violation; exit "
+              + "status 0 when every file is valid, 1 otherwise. Reads stdin when no FILE is "
+              + "given. --stream speaks flux-core's 'flux job-validator' protocol instead: one "
+              + "JSON job {\"jobspec\",\"userid\",...} per line of stdin (a bare jobspec with "
+              + "--jobspec-only), one {\"errnum\"[,\"errstr\"]} line out for each, flushed at "
+              + "once.")
   static final class Validate implements Callable<Integer>, Main.UsesStdin {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -270,10 +271,10 @@ final class JobspecCommand {
   @Command(
       name = "counts",
       mixinStandardHelpOptions = true,
-      description = {
-        "Print, as JSON, what a scheduler derives from a jobspec: nnodes, nslots, slot_size,",
-        "slot_gpus, exclusive, duration (and the constraint when there is one)."
-      })
+      header =
+          "Print, as JSON, what a scheduler derives from a jobspec: nnodes, nslots, "
+              + "slot_size, slot_gpus, exclusive, duration (and the constraint when there is "
+              + "one).")
   static final class CountsCommand implements Callable<Integer>, Main.UsesStdin {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

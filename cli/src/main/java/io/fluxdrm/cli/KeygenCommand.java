@@ -38,13 +38,12 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "keygen",
     mixinStandardHelpOptions = true,
-    description = {
-      "Write a CURVE certificate to PATH as 'flux keygen' does; print its public key.",
-      "The file (ZeroMQ ZPL form, mode 0600) holds both keys: give it to",
-      "'fluxdrm sched --curve-cert' or 'fluxdrm bridge --curve-cert'; give out only",
-      "the public key (Z85, printed on stdout). Exit status: 0 written, 1 an error",
-      "(PATH exists without --force, cannot write, bad option)."
-    })
+    header = "Write a CURVE certificate to PATH as 'flux keygen' does; print its public key.",
+    description =
+        "The file (ZeroMQ ZPL form, mode 0600) holds both keys: give it to 'fluxdrm "
+            + "sched --curve-cert' or 'fluxdrm bridge --curve-cert'; give out only the public "
+            + "key (Z85, printed on stdout). Exit status: 0 written, 1 an error (PATH exists "
+            + "without --force, cannot write, bad option).")
 final class KeygenCommand implements Callable<Integer> {
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rw-------");

@@ -14,13 +14,12 @@ import picocli.CommandLine.Command;
     name = "fluxdrm",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = {
-      "Dynamic resource management for Flux (RFC 51) bridged to PMIx.",
-      "",
-      "Exit status of every command: 0 on success; 1 on an error (bad input, a peer that",
-      "cannot be reached, a failed operation); 2 on a usage error (the command line is wrong);",
-      "128+N when signal N ends it. Errors are one line on stderr. Details: docs/cli.md."
-    },
+    header = "Dynamic resource management for Flux (RFC 51) bridged to PMIx.",
+    description =
+        "Exit status of every command: 0 on success; 1 on an error (bad input, a peer "
+            + "that cannot be reached, a failed operation); 2 on a usage error (the command "
+            + "line is wrong); 128+N when signal N ends it. Errors are one line on stderr. "
+            + "Details: docs/cli.md.",
     subcommands = {
       RCommand.class,
       HostlistCommand.class,

@@ -37,16 +37,17 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "plot",
     mixinStandardHelpOptions = true,
-    description = {
-      "Draw allocation over time from a transcript (JSON lines, e.g. 'fluxdrm demo''s): one row",
-      "per node, bars coloured by job with the job id on them, grows and shrinks marked, held",
-      "and denied requests written out, DVM daemons starting and leaving. -o FILE.svg or",
-      "FILE.png (or --format); '-o -' writes SVG to stdout. --live draws the allocation of a",
-      "running 'fluxdrm sched' in the terminal instead, refreshed as it changes.",
-      "Exit status: 0 written (or --live ended), 1 error (missing, unreadable, malformed or",
-      "empty transcript; nothing about allocations in it; cannot write; no scheduler),",
-      "2 usage error."
-    })
+    header =
+        "Draw allocation over time from a transcript (JSON lines, such as 'fluxdrm demo''s),"
+            + " or live from a running scheduler.",
+    description =
+        "One row per node, bars coloured by job with the job id on "
+            + "them, grows and shrinks marked, held and denied requests written out, DVM "
+            + "daemons starting and leaving. -o FILE.svg or FILE.png (or --format); '-o -' "
+            + "writes SVG to stdout. --live draws the allocation of a running 'fluxdrm sched' "
+            + "in the terminal instead, refreshed as it changes. Exit status: 0 written (or "
+            + "--live ended), 1 error (missing, unreadable, malformed or empty transcript; "
+            + "nothing about allocations in it; cannot write; no scheduler), 2 usage error.")
 final class PlotCommand implements java.util.concurrent.Callable<Integer> {
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)?");
 

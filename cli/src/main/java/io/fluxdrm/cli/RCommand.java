@@ -32,11 +32,8 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "R",
     mixinStandardHelpOptions = true,
-    description = {
-      "Read, generate, and process RFC 20 Resource Set objects, as 'flux R' does.",
-      "",
-      "Commands other than encode read one or more R objects, concatenated, on stdin."
-    },
+    header = "Read, generate, and process RFC 20 Resource Set objects, as 'flux R' does.",
+    description = "Commands other than encode read one or more R objects, concatenated, on stdin.",
     subcommands = {
       RCommand.Encode.class,
       RCommand.Decode.class,
@@ -247,11 +244,10 @@ final class RCommand {
   @Command(
       name = "decode",
       mixinStandardHelpOptions = true,
-      description = {
-        "Print the union of the R objects on stdin, or facts about it.",
-        "Filters apply in the order --properties, --include, --exclude; outputs print in the",
-        "order --short, --nodelist, --ranks, --count."
-      })
+      header = "Print the union of the R objects on stdin, or facts about it.",
+      description =
+          "Filters apply in the order --properties, --include, --exclude; outputs print "
+              + "in the order --short, --nodelist, --ranks, --count.")
   static final class Decode extends Reader implements Callable<Integer> {
     @Option(
         names = {"-s", "--short"},
@@ -462,10 +458,8 @@ final class RCommand {
   @Command(
       name = "verify",
       mixinStandardHelpOptions = true,
-      description = {
-        "Verify that the second R on stdin (one rank) has what the first expects of it.",
-        "Missing resources exit 1; extra resources print a warning and exit 0."
-      })
+      header = "Verify that the second R on stdin (one rank) has what the first expects of it.",
+      description = "Missing resources exit 1; extra resources print a warning and exit 0.")
   static final class Verify extends Reader implements Callable<Integer> {
     @Override
     public Integer call() {

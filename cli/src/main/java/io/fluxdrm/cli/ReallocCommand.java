@@ -55,13 +55,12 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "realloc",
     mixinStandardHelpOptions = true,
-    description = {
-      "Grow or shrink a running job of a Flux instance (RFC 51 realloc).",
-      "The instance is $FLUX_URI (or --uri); its job manager must have the realloc",
-      "jobtap plugin (flux jobtap load realloc.so). Exit status: 0 on SUCCESS; 1 on",
-      "DENY, CANCEL, UNSUPPORTED or an error (one line on stderr); 2 on a usage",
-      "error; 130 after Ctrl-C (the waiting request is canceled first)."
-    },
+    header = "Grow or shrink a running job of a Flux instance (RFC 51 realloc).",
+    description =
+        "The instance is $FLUX_URI (or --uri); its job manager must have the realloc "
+            + "jobtap plugin (flux jobtap load realloc.so). Exit status: 0 on SUCCESS; 1 on "
+            + "DENY, CANCEL, UNSUPPORTED or an error (one line on stderr); 2 on a usage error; "
+            + "130 after Ctrl-C (the waiting request is canceled first).",
     subcommands = {ReallocCommand.Grow.class, ReallocCommand.Release.class})
 final class ReallocCommand {
   /** The exit status after Ctrl-C (the JVM's for SIGINT). */
@@ -219,13 +218,12 @@ final class ReallocCommand {
   @Command(
       name = "grow",
       mixinStandardHelpOptions = true,
-      description = {
-        "Add resources to job JOBID and print the grant.",
-        "What to add: -N nodes of -c cores each, or the jobspec V1 of --spec FILE",
-        "(YAML or JSON). Prints 'alloc_id=N granted=R hosts=HOSTS'. With",
-        "'-- COMMAND...', then runs COMMAND on the grant as a companion job",
-        "('flux submit' of the flux on PATH) and prints 'companion=ID'."
-      })
+      header = "Add resources to job JOBID and print the grant.",
+      description =
+          "What to add: -N nodes of -c cores each, or the jobspec V1 of --spec FILE "
+              + "(YAML or JSON). Prints 'alloc_id=N granted=R hosts=HOSTS'. With '-- "
+              + "COMMAND...', then runs COMMAND on the grant as a companion job ('flux submit' "
+              + "of the flux on PATH) and prints 'companion=ID'.")
   static final class Grow extends Op {
     @Option(
         names = {"-N", "--nodes"},
@@ -304,13 +302,12 @@ final class ReallocCommand {
   @Command(
       name = "release",
       mixinStandardHelpOptions = true,
-      description = {
-        "Give back ranks of job JOBID that an earlier grow granted.",
-        "What to give back: --ranks IDSET or --hosts HOSTLIST of the job's R, the",
-        "grant of --alloc-id N (its realloc-grow event), or the R of --R FILE.",
-        "Answered once processes on those ranks ended and the resources are free.",
-        "Prints 'alloc_id=N released=R hosts=HOSTS'."
-      })
+      header = "Give back ranks of job JOBID that an earlier grow granted.",
+      description =
+          "What to give back: --ranks IDSET or --hosts HOSTLIST of the job's R, the "
+              + "grant of --alloc-id N (its realloc-grow event), or the R of --R FILE. "
+              + "Answered once processes on those ranks ended and the resources are free. "
+              + "Prints 'alloc_id=N released=R hosts=HOSTS'.")
   static final class Release extends Op {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Which which;

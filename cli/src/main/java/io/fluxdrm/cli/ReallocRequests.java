@@ -250,7 +250,8 @@ final class ReallocRequests {
       }
     }
     throw new CliError(
-        "COMMAND: no 'flux' on PATH (expected: flux-core's flux command, which submits COMMAND"
+        "COMMAND: no 'flux' on PATH (expected: flux-core's flux command, which submits "
+            + "COMMAND"
             + " on the granted nodes)");
   }
 

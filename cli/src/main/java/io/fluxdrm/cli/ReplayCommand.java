@@ -15,14 +15,15 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "replay",
     mixinStandardHelpOptions = true,
-    description = {
-      "Replay the requests of a transcript (JSON lines recorded at a service's or a client's",
-      "endpoint) against a fresh instance of the service NAME and print the unified diff of the",
-      "responses; when they are all the same it says how many matched. Exit status: 0 same;",
-      "1 different, or an error (an unreadable or malformed transcript, or one with no request",
-      "to NAME or no response to compare: nothing replayed is no pass); 2 a usage error (an",
-      "unknown service NAME among them)."
-    })
+    header =
+        "Replay the requests of a transcript (JSON lines recorded at a service's or a "
+            + "client's endpoint) against a fresh instance of the service NAME and print the "
+            + "unified diff of the responses; when they are all the same it says how many "
+            + "matched.",
+    description =
+        "Exit status: 0 same; 1 different, or an error (an unreadable or malformed "
+            + "transcript, or one with no request to NAME or no response to compare: nothing "
+            + "replayed is no pass); 2 a usage error (an unknown service NAME among them).")
 final class ReplayCommand implements Callable<Integer> {
   private static final String COMPONENT_LOG = "org.slf4j.simpleLogger.log.io.fluxdrm";
 

@@ -34,15 +34,15 @@ import picocli.CommandLine.Option;
 @Command(
     name = "sched",
     mixinStandardHelpOptions = true,
-    description = {
-      "Run the FIFO scheduler (RFC 27, RFC 51 dynamic allocation).",
-      "Standalone: --listen and a pool (--resources, or --hosts with --cores); the job manager is",
-      "any client of the hub that registers 'job-manager'. Beyond loopback the hub needs CURVE:",
-      "--listen tcp://ADDRESS:PORT --curve-cert FILE --curve-clients FILE. Without CURVE the",
-      "peers of a loopback tcp:// hub are guests (--tcp-loopback-role owner to make them owners).",
-      "Attached: --flux-uri local://PATH of an instance whose sched-simple was removed.",
-      "Logs to stderr; stops cleanly on SIGINT or SIGTERM."
-    })
+    header = "Run the FIFO scheduler (RFC 27, RFC 51 dynamic allocation).",
+    description =
+        "Standalone: --listen and a pool (--resources, or --hosts with --cores); the job "
+            + "manager is any client of the hub that registers 'job-manager'. Beyond loopback "
+            + "the hub needs CURVE: --listen tcp://ADDRESS:PORT --curve-cert FILE "
+            + "--curve-clients FILE. Without CURVE the peers of a loopback tcp:// hub are "
+            + "guests (--tcp-loopback-role owner to make them owners). Attached: --flux-uri "
+            + "local://PATH of an instance whose sched-simple was removed. Logs to stderr; "
+            + "stops cleanly on SIGINT or SIGTERM.")
 final class SchedCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(SchedCommand.class);
 

@@ -37,11 +37,11 @@ final class SchemaCommand {
   @Command(
       name = "validate",
       mixinStandardHelpOptions = true,
-      description = {
-        "Validate a JSON or YAML document against the schema NAME (see 'fluxdrm schema list').",
-        "Prints 'FILE: ok' or one 'FILE: POINTER: MESSAGE' line per violation; exit status 0",
-        "when valid, 1 otherwise."
-      })
+      header =
+          "Validate a JSON or YAML document against the schema NAME (see 'fluxdrm schema list').",
+      description =
+          "Prints 'FILE: ok' or one 'FILE: POINTER: MESSAGE' line per violation; exit "
+              + "status 0 when valid, 1 otherwise.")
   static final class Validate implements Callable<Integer>, Main.UsesStdin {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

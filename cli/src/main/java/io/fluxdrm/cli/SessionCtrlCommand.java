@@ -26,12 +26,11 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "sessionctrl",
     mixinStandardHelpOptions = true,
-    description = {
-      "PMIx session control of a running 'fluxdrm dvm' (seed 000).",
-      "ID is a session id (0 to 4294967294) or 'all' (every session you control).",
-      "Prints the PMIx status by name, then the answer's infos (JSON with --json);",
-      "exit status 0 on PMIX_SUCCESS, 1 otherwise (the reason on stderr)."
-    },
+    header = "PMIx session control of a running 'fluxdrm dvm' (seed 000).",
+    description =
+        "ID is a session id (0 to 4294967294) or 'all' (every session you control). "
+            + "Prints the PMIx status by name, then the answer's infos (JSON with --json); "
+            + "exit status 0 on PMIX_SUCCESS, 1 otherwise (the reason on stderr).",
     subcommands = {
       SessionCtrlCommand.Instantiate.class,
       SessionCtrlCommand.Pause.class,
@@ -109,10 +108,10 @@ final class SessionCtrlCommand {
   @Command(
       name = "instantiate",
       mixinStandardHelpOptions = true,
-      description = {
-        "Create session ID on --hosts; with '-- CMD ARGS...' also launch CMD there (the answer",
-        "comes once it runs, with its PMIX_NSPACE); without, a standing reservation."
-      })
+      header =
+          "Create session ID on --hosts; with '-- CMD ARGS...' also launch CMD there "
+              + "(the answer comes once it runs, with its PMIX_NSPACE); without, a standing "
+              + "reservation.")
   static final class Instantiate extends Op {
     @Option(
         names = "--hosts",
@@ -173,7 +172,7 @@ final class SessionCtrlCommand {
     }
   }
 
-  @Command(name = "pause", mixinStandardHelpOptions = true, description = "SIGSTOP every job")
+  @Command(name = "pause", mixinStandardHelpOptions = true, description = "SIGSTOP every job.")
   static final class Pause extends Op {
     @Override
     List<Info> directives() {
@@ -181,7 +180,7 @@ final class SessionCtrlCommand {
     }
   }
 
-  @Command(name = "resume", mixinStandardHelpOptions = true, description = "SIGCONT paused jobs")
+  @Command(name = "resume", mixinStandardHelpOptions = true, description = "SIGCONT paused jobs.")
   static final class Resume extends Op {
     @Override
     List<Info> directives() {
@@ -211,7 +210,7 @@ final class SessionCtrlCommand {
   @Command(
       name = "preempt",
       mixinStandardHelpOptions = true,
-      description = "Suspend jobs (SIGSTOP); their resources stay held")
+      description = "Suspend jobs (SIGSTOP); their resources stay held.")
   static final class Preempt extends Selective {
     @Override
     String key() {
@@ -222,7 +221,7 @@ final class SessionCtrlCommand {
   @Command(
       name = "restore",
       mixinStandardHelpOptions = true,
-      description = "Continue preempted jobs (SIGCONT)")
+      description = "Continue preempted jobs (SIGCONT).")
   static final class Restore extends Selective {
     @Override
     String key() {
@@ -233,7 +232,7 @@ final class SessionCtrlCommand {
   @Command(
       name = "signal",
       mixinStandardHelpOptions = true,
-      description = "Send signal N to every job (or the --nspace ones)")
+      description = "Send signal N to every job (or the --nspace ones).")
   static final class Signal extends Op {
     @Parameters(index = "1", paramLabel = "N", description = "The signal number, 1 to 64")
     String signal;
@@ -259,7 +258,7 @@ final class SessionCtrlCommand {
   @Command(
       name = "terminate",
       mixinStandardHelpOptions = true,
-      description = "Kill every job (paused ones continued first); reclaim after the last")
+      description = "Kill every job (paused ones continued first); reclaim after the last.")
   static final class Terminate extends Op {
     @Override
     List<Info> directives() {
@@ -270,7 +269,7 @@ final class SessionCtrlCommand {
   @Command(
       name = "extend",
       mixinStandardHelpOptions = true,
-      description = "Add nodes, re-arm the time limit ('0' disarms), or change the inheritance")
+      description = "Add nodes, re-arm the time limit ('0' disarms), or change the inheritance.")
   static final class Extend extends Op {
     @Option(names = "--hosts", paramLabel = "LIST", description = "Nodes to add")
     String hosts;
