@@ -96,10 +96,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
      *
      * @return the pool; fails when the agent cannot ask
      */
-    default CompletionStage<Map<String, Boolean>> pool() {
-      return CompletableFuture.failedFuture(
-          new UnsupportedOperationException("this agent cannot query the DVM"));
-    }
+    CompletionStage<Map<String, Boolean>> pool();
   }
 
   /** Node lists of the grants, by {@code PMIX_ALLOC_ID}. */
