@@ -207,6 +207,57 @@ final class Peer {
   }
 
   /** The environment a process running PRRTE's or libpmix's commands needs, as root. */
+  /**
+   * {@code bin/fluxdrm ARGS} of the checkout at {@code root}, run in {@code dir} on this JDK with
+   * the peer's libpmix, its JVM options the launcher's lean ones and {@code extraOpts}.
+   */
+  static ProcessBuilder fluxdrm(Path root, Path dir, String extraOpts, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/fluxdrm").toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+    prrteEnv(pb);
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    pb.environment()
+        .put(
+            "FLUXDRM_JAVA_OPTS",
+            "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -D"
+                + Libpmix.PREFIX_PROPERTY
+                + "="
+                + pmixPrefix()
+                + (extraOpts.isEmpty() ? "" : " " + extraOpts));
+    return pb;
+  }
+
+  /**
+   * {@code prte} of the peer in elastic mode over {@code agent} (fakessh), with the hosts of {@code
+   * hostfile}, reporting its URI to {@code uri}; with {@code scheduler}, PRRTE forwards its
+   * allocation requests to a PMIx scheduler ({@code ras_pmix_system_scheduler 1}).
+   */
+  static ProcessBuilder prte(Path dir, Path agent, Path hostfile, Path uri, boolean scheduler) {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                prrtePrefix().resolve("bin/prte").toString(),
+                "--prtemca",
+                "plm_ssh_agent",
+                agent.toString()));
+    if (scheduler) {
+      cmd.addAll(List.of("--prtemca", "ras_pmix_system_scheduler", "1"));
+    }
+    cmd.addAll(
+        List.of(
+            "--prtemca",
+            "prte_elastic_mode",
+            "1",
+            "--hostfile",
+            hostfile.toString(),
+            "--report-uri",
+            uri.toString()));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
+    prrteEnv(pb);
+    return pb;
+  }
+
   static void prrteEnv(ProcessBuilder pb) {
     java.util.Map<String, String> env = pb.environment();
     Path prrte = prrtePrefix();

@@ -125,25 +125,7 @@ class PrrteAppIT {
                 "--dvm-uri",
                 "file:" + uriFile));
     bridge.await("PMIx scheduler up: start prte");
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                prrte.resolve("bin/prte").toString(),
-                "--prtemca",
-                "plm_ssh_agent",
-                fakessh.toString(),
-                "--prtemca",
-                "ras_pmix_system_scheduler",
-                "1",
-                "--prtemca",
-                "prte_elastic_mode",
-                "1",
-                "--hostfile",
-                dir.resolve("hosts").toString(),
-                "--report-uri",
-                uriFile.toString())
-            .directory(dir.toFile());
-    Peer.prrteEnv(pb);
-    prte = new Watched("prte", pb);
+    prte = new Watched("prte", Peer.prte(dir, fakessh, dir.resolve("hosts"), uriFile, true));
     prte.await("DVM ready");
     reactor = Reactor.start("app-it");
     flux = FluxHandle.connect(reactor, "local://" + dir.resolve("hub").resolve("local"), WAIT);
@@ -184,23 +166,8 @@ class PrrteAppIT {
 
   /** {@code bin/fluxdrm ARGS}, the bridge's grant timeout short for the tests. */
   static ProcessBuilder fluxdrm(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/fluxdrm").toString()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-    Peer.prrteEnv(pb);
-    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    pb.environment()
-        .put(
-            "FLUXDRM_JAVA_OPTS",
-            "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -D"
-                + PrrteScheduler.GRANT_TIMEOUT_PROPERTY
-                + "="
-                + GRANT_TIMEOUT
-                + " -D"
-                + Libpmix.PREFIX_PROPERTY
-                + "="
-                + Peer.pmixPrefix());
-    return pb;
+    return Peer.fluxdrm(
+        root, dir, "-D" + PrrteScheduler.GRANT_TIMEOUT_PROPERTY + "=" + GRANT_TIMEOUT, args);
   }
 
   /** {@code prun -n NP app 0 STEPS...} inside the DVM, started; its output watched. */

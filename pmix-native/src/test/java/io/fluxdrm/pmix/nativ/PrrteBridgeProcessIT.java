@@ -226,42 +226,16 @@ class PrrteBridgeProcessIT {
 
   /** {@code bin/fluxdrm ARGS} on this JDK, its log lines time-stamped to the millisecond. */
   static ProcessBuilder fluxdrm(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(root.resolve("bin/fluxdrm").toString()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-    Peer.prrteEnv(pb);
-    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    pb.environment()
-        .put(
-            "FLUXDRM_JAVA_OPTS",
-            "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dorg.slf4j.simpleLogger.showDateTime=true"
-                + " -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS -D"
-                + Libpmix.PREFIX_PROPERTY
-                + "="
-                + Peer.pmixPrefix());
-    return pb;
+    return Peer.fluxdrm(
+        root,
+        dir,
+        "-Dorg.slf4j.simpleLogger.showDateTime=true"
+            + " -Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",
+        args);
   }
 
   static ProcessBuilder prteCommand(Path uri) {
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                prrte.resolve("bin/prte").toString(),
-                "--prtemca",
-                "plm_ssh_agent",
-                fakessh.toString(),
-                "--prtemca",
-                "ras_pmix_system_scheduler",
-                "1",
-                "--prtemca",
-                "prte_elastic_mode",
-                "1",
-                "--hostfile",
-                dir.resolve("hosts").toString(),
-                "--report-uri",
-                uri.toString())
-            .directory(dir.toFile());
-    Peer.prrteEnv(pb);
-    return pb;
+    return Peer.prte(dir, fakessh, dir.resolve("hosts"), uri, true);
   }
 
   /** A short command's output (merged), after its end. */

@@ -42,22 +42,7 @@ class PrrteSpawnRaceIT {
     String head = Peer.run(List.of("hostname"), dir).strip();
     Files.writeString(dir.resolve("hosts"), head + " slots=2\n");
     uri = dir.resolve("dvm.uri");
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                prrte.resolve("bin/prte").toString(),
-                "--prtemca",
-                "plm_ssh_agent",
-                fakessh.toString(),
-                "--prtemca",
-                "prte_elastic_mode",
-                "1",
-                "--hostfile",
-                dir.resolve("hosts").toString(),
-                "--report-uri",
-                uri.toString())
-            .directory(dir.toFile());
-    Peer.prrteEnv(pb);
-    prte = new Watched("prte-alone", pb);
+    prte = new Watched("prte-alone", Peer.prte(dir, fakessh, dir.resolve("hosts"), uri, false));
     prte.await("DVM ready");
   }
 
