@@ -264,7 +264,7 @@ class LocalConnectorIT {
         new Thread(
             () -> {
               try {
-                Thread.sleep(150);
+                Thread.sleep(150); // pacing: the broker starts after the connect began
                 broker = FakeFluxBroker.start(dir, FakeFluxBroker.Options.defaults());
               } catch (Exception e) {
                 throw new IllegalStateException(e);

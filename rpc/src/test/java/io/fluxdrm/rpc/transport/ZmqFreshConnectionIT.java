@@ -160,13 +160,19 @@ class ZmqFreshConnectionIT {
   void failFast_hubRestarts_reconnectsAfterTheFirstHandshake() throws Exception {
     String endpoint = "tcp://127.0.0.1:" + freePort();
     ZmqHubListener l = listen(endpoint);
-    try (FluxHandle h = FluxHandle.connectZmqFailFast(clientReactor, endpoint, null)) {
+    ZmqConnector connector =
+        new ZmqConnector(clientReactor, endpoint, "fail-fast-restarted", null).failFast();
+    try (FluxHandle h = FluxHandle.open(clientReactor, connector)) {
       h.rpc("demo.echo", Json.object(), Duration.ofSeconds(30))
           .get(ANSWER_LIMIT_S, TimeUnit.SECONDS);
       l.close(); // as in the restart test above: refused reconnects now, and no failure
-      Thread.sleep(200); // a message written before the client sees the close would be lost
+      // a message written before the client sees the close would be lost: wait until it has
+      awaitProgress(connector, p -> !p.ready());
       var call = h.rpc("demo.echo", Json.object().put("again", 1), Duration.ofSeconds(30));
-      Thread.sleep(300);
+      // the call is held while reconnects are refused, and not failed (fail-fast is for the
+      // first handshake only)
+      awaitProgress(connector, p -> p.held() >= 1 && p.failures() >= 1);
+      assertThat(call).as("held, not failed, while the hub is away").isNotDone();
       l = listenWhenFree(endpoint);
       assertThat(call.get(ANSWER_LIMIT_S, TimeUnit.SECONDS).json().get("again").asInt())
           .isEqualTo(1);
