@@ -71,8 +71,8 @@ final class EchoFree implements World {
   }
 
   @Override
-  public DvmPort newTool() {
-    return strip(w.newTool());
+  public DvmPort newTool(boolean events) {
+    return strip(w.newTool(events));
   }
 
   @Override

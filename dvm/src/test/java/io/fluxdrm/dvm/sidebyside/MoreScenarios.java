@@ -112,12 +112,13 @@ final class MoreScenarios {
   }
 
   static Outcome b20(World w) {
-    DvmPort t2 = w.newTool();
+    // tool 2's events are collected: the prun waits for node27's daemon (D492)
+    DvmPort t2 = w.newTool(true);
     Outcome o = new Outcome();
     StatusInfos a =
         w.await(
             t2.allocationRequest(AllocDirective.NEW, List.of(nodeList("node27:2"), req("b20"))));
-    o.answer("tool 2: NEW node27:2", a).daemons(w.daemons());
+    o.answer("tool 2: NEW node27:2", a).events(w.events(ok(a))).daemons(w.daemons());
     w.await(t2.disconnect());
     boolean back = w.eventually(() -> w.daemons().contains("node27"));
     return o.step("tool 2 finalized: node27 " + (back ? "joins the pool" : "never joins the pool"))

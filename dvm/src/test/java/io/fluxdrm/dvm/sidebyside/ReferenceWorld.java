@@ -173,9 +173,16 @@ public final class ReferenceWorld implements World {
   }
 
   @Override
-  public DvmPort newTool() {
+  public DvmPort newTool(boolean withEvents) {
     Client c = new Client(new PmixProc("tool" + (++tools), 0), 0, 0, Client.Kind.TOOL);
-    return ending(await(dvm.connect(c, HEAD)));
+    DvmPort p = ending(await(dvm.connect(c, HEAD)));
+    if (withEvents) {
+      await(
+          p.registerEvents(
+              List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
+              events::add));
+    }
+    return p;
   }
 
   @Override

@@ -67,7 +67,20 @@ public interface World extends AutoCloseable {
    *
    * @return its port
    */
-  DvmPort newTool();
+  default DvmPort newTool() {
+    return newTool(false);
+  }
+
+  /**
+   * As {@link #newTool()}; with {@code events} the tool is registered for the two-phase events as
+   * {@link #tool()} is, and what it receives joins {@link #events(int)}: for a scenario whose
+   * requester is that tool and that must wait for its second phase before it goes on (B20: a prun
+   * sent while the grow's daemon is still joining hangs on PRRTE, D492).
+   *
+   * @param events whether the tool's events are collected
+   * @return its port
+   */
+  DvmPort newTool(boolean events);
 
   /**
    * The scheduler's way down to the DVM (a scheduler world only): its own session controls.

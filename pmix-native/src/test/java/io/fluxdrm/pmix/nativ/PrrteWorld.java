@@ -147,9 +147,9 @@ final class PrrteWorld implements World {
   }
 
   @Override
-  public DvmPort newTool() {
+  public DvmPort newTool(boolean withEvents) {
     try {
-      RemoteToolPort t = new RemoteToolPort(startTool(), e -> {});
+      RemoteToolPort t = new RemoteToolPort(startTool(), withEvents ? events::add : e -> {});
       t.self().get(WAIT.toSeconds(), TimeUnit.SECONDS);
       return t;
     } catch (Exception e) {
