@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -123,6 +124,8 @@ final class BridgeCommand implements Callable<Integer> {
               + " grows and shrinks go to flux-core's job manager (no --state-dir; docs/prrte.md)")
   String fluxJob;
 
+  @Mixin TranscriptOption transcript = new TranscriptOption();
+
   @Override
   public Integer call() throws InterruptedException {
     if (fluxJob != null) {
@@ -161,6 +164,7 @@ final class BridgeCommand implements Callable<Integer> {
     } catch (JobManagerException e) {
       throw new CliError("--state-dir: " + e.getMessage());
     }
+    transcript.check();
     Reactor reactor = Reactor.start("fluxdrm-bridge");
     FluxHandle h = null;
     try {
@@ -168,6 +172,7 @@ final class BridgeCommand implements Callable<Integer> {
           uri.startsWith("tcp://")
               ? FluxHandle.connectZmq(reactor, uri, keys)
               : connectWaiting(reactor, uri);
+      transcript.record(h, LOG);
       await(jm.start(h), "job-manager");
       await(h.register(new BridgeService(jm, h.loop()).service()), BridgeService.NAME);
       LOG.info("connected to {}; serving job-manager and bridge", uri);
@@ -265,10 +270,12 @@ final class BridgeCommand implements Callable<Integer> {
     io.fluxdrm.bridge.dvm.PmixSchedulerProvider provider =
         PmixSchedulerLink.provider(
             Runtime.version().feature(), Thread.currentThread().getContextClassLoader());
+    transcript.check();
     Reactor reactor = Reactor.start("fluxdrm-bridge");
     FluxHandle h = null;
     try {
       h = FluxHandle.connect(reactor, connect, Daemon.START_TIMEOUT);
+      transcript.record(h, LOG);
       AutoCloseable link =
           PmixSchedulerLink.startFluxJob(provider, reactor, h, job, Daemon.uid(), dvmUriArg);
       return serve(reactor, h, link);
@@ -402,8 +409,7 @@ final class BridgeCommand implements Callable<Integer> {
   }
 
   /** Runs until SIGINT or SIGTERM; the shutdown hook disconnects and stops the reactor. */
-  private static int serve(Reactor reactor, FluxHandle h, AutoCloseable link)
-      throws InterruptedException {
+  private int serve(Reactor reactor, FluxHandle h, AutoCloseable link) throws InterruptedException {
     return Daemon.serve(
         LOG,
         "fluxdrm-bridge",
@@ -420,6 +426,7 @@ final class BridgeCommand implements Callable<Integer> {
                     }
                   }
                   h.close();
+                  transcript.close(LOG);
                 },
                 Duration.ofSeconds(2)));
   }

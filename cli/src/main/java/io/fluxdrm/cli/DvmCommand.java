@@ -24,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -120,6 +121,8 @@ final class DvmCommand implements Callable<Integer> {
       description = "Check issue 13's invariants after every event (tests); log violations")
   boolean checkInvariants;
 
+  @Mixin TranscriptOption transcript = new TranscriptOption();
+
   @Override
   public Integer call() throws InterruptedException {
     List<DvmConfig.NodeSpec> nodes = nodes();
@@ -152,6 +155,7 @@ final class DvmCommand implements Callable<Integer> {
             Duration.ofSeconds(killGraceSeconds),
             DvmConfig.DEFAULT_MAX_INFOS,
             elastic);
+    transcript.check();
     Reactor reactor = Reactor.start("fluxdrm-dvm");
     AutoCloseable listener = null;
     DvmService dvm = null;
@@ -182,6 +186,7 @@ final class DvmCommand implements Callable<Integer> {
                       .failing(failing))
               .start();
       FluxHandle h = hub.attach(Credentials.owner(uid));
+      transcript.record(h, LOG);
       DvmHubService front = new DvmHubService(dvm, config.master(), h, dvm::schedulerEvent);
       Daemon.await(front.start(), "register dvm", "");
       LOG.info(
@@ -208,7 +213,12 @@ final class DvmCommand implements Callable<Integer> {
           "fluxdrm-dvm",
           reactor,
           () -> {
-            reactor.runAndWait(d::close, Duration.ofSeconds(5));
+            reactor.runAndWait(
+                () -> {
+                  d.close();
+                  transcript.close(LOG);
+                },
+                Duration.ofSeconds(5));
             Daemon.closeQuietly(LOG, l);
           });
     } catch (RpcException e) {

@@ -25,6 +25,7 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -117,6 +118,8 @@ final class SchedCommand implements Callable<Integer> {
       paramLabel = "local://PATH",
       description = "Attach to this Flux broker (pool from resource.acquire, R in the KVS)")
   String fluxUri;
+
+  @Mixin TranscriptOption transcript = new TranscriptOption();
 
   @Override
   public Integer call() throws InterruptedException {
@@ -260,6 +263,7 @@ final class SchedCommand implements Callable<Integer> {
       throw new CliError(e.getMessage());
     }
     int uid = Daemon.uid();
+    transcript.check();
     Reactor reactor = Reactor.start("fluxdrm-sched");
     AutoCloseable listener = null;
     try {
@@ -296,6 +300,7 @@ final class SchedCommand implements Callable<Integer> {
       }
       SchedService svc = SchedService.standalone(pool).options(options).store(store).build();
       FluxHandle h = hub.attach(Credentials.owner(uid));
+      transcript.record(h, LOG);
       if (store.size() > 0) {
         LOG.info("state-dir: {} running job(s) wait for the job manager's hello", store.size());
       }
@@ -309,9 +314,11 @@ final class SchedCommand implements Callable<Integer> {
   }
 
   private int attached(SchedulerOptions options) throws InterruptedException {
+    transcript.check();
     Reactor reactor = Reactor.start("fluxdrm-sched");
     try {
       FluxHandle h = FluxHandle.connect(reactor, fluxUri, Daemon.START_TIMEOUT);
+      transcript.record(h, LOG);
       SchedService svc = SchedService.attached().options(options).build();
       Daemon.await(svc.start(h), "attach", "");
       return serve(reactor, null);
@@ -330,8 +337,18 @@ final class SchedCommand implements Callable<Integer> {
     }
   }
 
-  /** Runs until SIGINT or SIGTERM; the shutdown hook closes the listener and the reactor. */
-  private static int serve(Reactor reactor, AutoCloseable listener) throws InterruptedException {
-    return Daemon.serve(LOG, "fluxdrm-sched", reactor, () -> Daemon.closeQuietly(LOG, listener));
+  /**
+   * Runs until SIGINT or SIGTERM; the shutdown hook closes the transcript (on the loop, which
+   * writes it), the listener and the reactor.
+   */
+  private int serve(Reactor reactor, AutoCloseable listener) throws InterruptedException {
+    return Daemon.serve(
+        LOG,
+        "fluxdrm-sched",
+        reactor,
+        () -> {
+          reactor.runAndWait(() -> transcript.close(LOG), java.time.Duration.ofSeconds(2));
+          Daemon.closeQuietly(LOG, listener);
+        });
   }
 }

@@ -157,6 +157,13 @@ final class SchedProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** Kills the process with SIGKILL and waits for it; returns its exit status (137). */
+  int kill() throws InterruptedException {
+    process.destroyForcibly();
+    assertThat(process.waitFor(SLOW.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    return process.exitValue();
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }
