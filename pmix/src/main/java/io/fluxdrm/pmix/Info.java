@@ -7,15 +7,16 @@ import java.util.List;
  * type. A key of the {@link PmixKey} catalog must carry one of its types; other keys may carry any
  * type the model supports.
  *
- * <p>Java values by type: {@code Boolean} (PMIX_BOOL); {@code String} (PMIX_STRING, PMIX_REGEX,
- * PMIX_REGEX2 — a node regex in RFC 29 hostlist form); {@code Integer} (PMIX_INT, PMIX_INT8,
- * PMIX_INT16, PMIX_INT32, PMIX_PID, PMIX_STATUS, and the uint8/uint16 types PMIX_BYTE, PMIX_UINT8,
- * PMIX_UINT16, PMIX_DATA_RANGE, PMIX_ALLOC_DIRECTIVE within their range); {@code Long} (PMIX_UINT,
- * PMIX_UINT32, PMIX_PROC_RANK within 0..2^32-1; PMIX_INT64, PMIX_TIME; PMIX_UINT64 and PMIX_SIZE as
- * unsigned 64-bit values); {@code Float} and {@code Double} (finite); {@link PmixProc}; {@link
- * ByteObject}; {@code List<Info>} (PMIX_DATA_ARRAY of info, immutable) or a non-empty {@code
- * List<App>} (PMIX_DATA_ARRAY of {@code pmix_app_t}, as {@link PmixKey#PMIX_SESSION_APP} carries);
- * {@link AllocInheritance} (PMIX_ALLOC_INHERIT).
+ * <p>Java values by type: {@code Boolean} (PMIX_BOOL); {@code String} (PMIX_STRING); {@link
+ * PmixRegex} (PMIX_REGEX, PMIX_REGEX2: the encoded value as libpmix carries it, expanded by {@link
+ * #stringValue()}); {@code Integer} (PMIX_INT, PMIX_INT8, PMIX_INT16, PMIX_INT32, PMIX_PID,
+ * PMIX_STATUS, and the uint8/uint16 types PMIX_BYTE, PMIX_UINT8, PMIX_UINT16, PMIX_DATA_RANGE,
+ * PMIX_ALLOC_DIRECTIVE within their range); {@code Long} (PMIX_UINT, PMIX_UINT32, PMIX_PROC_RANK
+ * within 0..2^32-1; PMIX_INT64, PMIX_TIME; PMIX_UINT64 and PMIX_SIZE as unsigned 64-bit values);
+ * {@code Float} and {@code Double} (finite); {@link PmixProc}; {@link ByteObject}; {@code
+ * List<Info>} (PMIX_DATA_ARRAY of info, immutable) or a non-empty {@code List<App>}
+ * (PMIX_DATA_ARRAY of {@code pmix_app_t}, as {@link PmixKey#PMIX_SESSION_APP} carries); {@link
+ * AllocInheritance} (PMIX_ALLOC_INHERIT).
  *
  * @param key the key string, 1 to 511 characters
  * @param type the data type
@@ -86,8 +87,21 @@ public record Info(String key, PmixDataType type, Object value) {
     return value;
   }
 
-  /** The value of a string type. */
+  /**
+   * The value of a string type; for PMIX_REGEX and PMIX_REGEX2, the list the regex expands to
+   * ({@link PmixRegex#text()}), so that a node list reads the same in every form.
+   *
+   * @return the text
+   * @throws PmixException naming the key and the form, for a regex that cannot be expanded
+   */
   public String stringValue() {
+    if (value instanceof PmixRegex r) {
+      try {
+        return r.text();
+      } catch (PmixException e) {
+        throw new PmixException(key + ": " + e.getMessage());
+      }
+    }
     return (String) value;
   }
 

@@ -21,11 +21,12 @@ import java.util.Set;
  * {@link PmixKey} catalog (the key's own type is used) and is required for any other key. Values:
  * JSON booleans, strings and integers as the type demands (uint64 up to 18446744073709551615, never
  * through a double), numbers for float and double, {@code {"nspace": s, "rank": n}} for a proc,
- * base64 text for a byte object, an info array for a data array (or, for a data array of apps, an
- * array of {@code {"cmd": s, "argv": [s...], "maxprocs": n, "infos": [...]}}), the number 1 to 4
- * for an inheritance. Decoding reports every problem with its JSON Pointer, e.g. {@code /2/value:
- * "x" is not a uint64 (expected: key pmix.alloc.nnodes has type PMIX_UINT64)}. Encoding always
- * writes the type by name.
+ * base64 text for a byte object (and for a PMIX_REGEX, the bytes of its byte object), {@code
+ * {"encoding": "raw", "bytes": base64}} for a PMIX_REGEX2 (its {@code pmix_regex2_t}; decision
+ * D503), an info array for a data array (or, for a data array of apps, an array of {@code {"cmd":
+ * s, "argv": [s...], "maxprocs": n, "infos": [...]}}), the number 1 to 4 for an inheritance.
+ * Decoding reports every problem with its JSON Pointer, e.g. {@code /2/value: "x" is not a uint64
+ * (expected: key pmix.alloc.nnodes has type PMIX_UINT64)}. Encoding always writes the type by name.
  */
 public final class InfoCodec {
   private InfoCodec() {}
@@ -112,6 +113,14 @@ public final class InfoCodec {
         yield o;
       }
       case PMIX_BYTE_OBJECT -> f.textNode(((ByteObject) v).toBase64());
+      case PMIX_REGEX -> f.textNode(Base64.getEncoder().encodeToString(((PmixRegex) v).bytes()));
+      case PMIX_REGEX2 -> {
+        PmixRegex r = (PmixRegex) v;
+        ObjectNode o = f.objectNode();
+        o.put("encoding", r.encoding().orElseThrow());
+        o.put("bytes", Base64.getEncoder().encodeToString(r.bytes()));
+        yield o;
+      }
       case PMIX_ALLOC_INHERIT -> f.numberNode(((AllocInheritance) v).code());
       case PMIX_DATA_ARRAY -> {
         if (i.isAppArray()) {
@@ -250,7 +259,12 @@ public final class InfoCodec {
     Object out =
         switch (t) {
           case PMIX_BOOL -> v.isBoolean() ? v.booleanValue() : null;
-          case PMIX_STRING, PMIX_REGEX, PMIX_REGEX2 -> v.isTextual() ? v.textValue() : null;
+          case PMIX_STRING -> v.isTextual() ? v.textValue() : null;
+          case PMIX_REGEX -> {
+            ByteObject b = bytes(v);
+            yield b == null ? null : PmixRegex.legacy(b.bytes());
+          }
+          case PMIX_REGEX2 -> regex2(v);
           case PMIX_BYTE,
               PMIX_UINT8,
               PMIX_DATA_RANGE,
@@ -395,8 +409,20 @@ public final class InfoCodec {
     return new PmixProc(ns.textValue(), rank.longValue());
   }
 
+  private static PmixRegex regex2(JsonNode v) {
+    if (!v.isObject() || v.size() != 2 || !v.path("encoding").isTextual()) {
+      return null;
+    }
+    ByteObject b = bytes(v.get("bytes"));
+    String enc = v.get("encoding").textValue();
+    if (b == null || enc.isEmpty() || enc.length() > 64) {
+      return null;
+    }
+    return PmixRegex.regex2(enc, b.bytes());
+  }
+
   private static ByteObject bytes(JsonNode v) {
-    if (!v.isTextual()) {
+    if (v == null || !v.isTextual()) {
       return null;
     }
     try {

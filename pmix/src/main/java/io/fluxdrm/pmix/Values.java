@@ -12,7 +12,9 @@ final class Values {
   static String word(PmixDataType t) {
     return switch (t) {
       case PMIX_BOOL -> "bool";
-      case PMIX_STRING, PMIX_REGEX, PMIX_REGEX2 -> "string";
+      case PMIX_STRING -> "string";
+      case PMIX_REGEX -> "PMIx regex (base64 of its byte object)";
+      case PMIX_REGEX2 -> "PMIx regex2 ({encoding, bytes})";
       case PMIX_BYTE -> "byte (0 to 255)";
       case PMIX_UINT8, PMIX_DATA_RANGE, PMIX_ALLOC_DIRECTIVE -> "uint8";
       case PMIX_INT8 -> "int8";
@@ -71,7 +73,8 @@ final class Values {
   private static boolean fits(PmixDataType t, Object v) {
     return switch (t) {
       case PMIX_BOOL -> v instanceof Boolean;
-      case PMIX_STRING, PMIX_REGEX, PMIX_REGEX2 -> v instanceof String;
+      case PMIX_STRING -> v instanceof String;
+      case PMIX_REGEX, PMIX_REGEX2 -> v instanceof PmixRegex r && r.dataType() == t;
       case PMIX_BYTE, PMIX_UINT8, PMIX_DATA_RANGE, PMIX_ALLOC_DIRECTIVE ->
           v instanceof Integer i && i >= 0 && i <= 255;
       case PMIX_INT8 -> v instanceof Integer i && i >= Byte.MIN_VALUE && i <= Byte.MAX_VALUE;
@@ -103,7 +106,7 @@ final class Values {
     if (v instanceof String s) {
       return '"' + s.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
     }
-    if (v instanceof Number || v instanceof Boolean) {
+    if (v instanceof Number || v instanceof Boolean || v instanceof PmixRegex) {
       return v.toString();
     }
     return "a " + v.getClass().getSimpleName();

@@ -151,20 +151,52 @@ class InfoCodecTest {
     assertThat(e.problems().get(1)).startsWith("/1/value: \"x\" is not a uint64");
   }
 
+  /**
+   * A7: the node list as a string, as a PMIX_REGEX2 of libpmix's raw and compress (zlib) encodings,
+   * and as a PMIX_REGEX of its serialized raw: and blob: forms (values built after the formats of
+   * D503), all read back as "n1,n2".
+   */
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
       value = {
-        "PMIX_STRING|\"n1,n2\"",
-        "PMIX_REGEX2|\"n1,n2\"",
-        "PMIX_REGEX|\"n1,n2\"",
+        "string|PMIX_STRING|\"n1,n2\"",
+        "regex2 raw|PMIX_REGEX2|{\"encoding\":\"raw\",\"bytes\":\"bjEsbjIA\"}",
+        "regex2 compress zlib|PMIX_REGEX2|{\"encoding\":\"compress\","
+            + "\"bytes\":\"BQAAAHicyzPUyTMCAASBAWw=\"}",
+        "regex raw:|PMIX_REGEX|\"cmF3Om4xLG4yAA==\"",
+        "regex blob:|PMIX_REGEX|"
+            + "\"YmxvYjoAY29tcG9uZW50PXpsaWI6AHNpemU9MTc6AAUAAAB4nMsz1MkzAgAEgQFs\"",
       })
-  void a7_nodeListAsStringOrRegex_readAsNodeList(String type, String value) {
+  void a7_nodeListAsStringOrRegex_readAsNodeList(String form, String type, String value) {
     List<Info> infos =
         InfoCodec.decode(
             "[{\"key\":\"pmix.alloc.nlist\",\"type\":\"" + type + "\",\"value\":" + value + "}]");
-    assertThat(infos.get(0).stringValue()).isEqualTo("n1,n2");
     assertThat(infos.get(0).type().name()).isEqualTo(type);
+    assertThat(infos.get(0).stringValue()).isEqualTo("n1,n2");
+    assertThat(InfoCodec.decode(InfoCodec.write(infos))).isEqualTo(infos);
+  }
+
+  @Test
+  void a7_regexAlreadyExpanded_isNotARegex() {
+    assertThatThrownBy(
+            () ->
+                InfoCodec.decode(
+                    "[{\"key\":\"pmix.alloc.nlist\",\"type\":\"PMIX_REGEX2\","
+                        + "\"value\":\"n1,n2\"}]"))
+        .isInstanceOf(PmixException.class)
+        .hasMessageStartingWith("/0/value: \"n1,n2\" is not a PMIx regex2 ({encoding, bytes})");
+  }
+
+  @Test
+  void a7_regexOfAFormNotSupported_refusedWhenRead() {
+    List<Info> infos =
+        InfoCodec.decode(
+            "[{\"key\":\"pmix.alloc.nlist\",\"type\":\"PMIX_REGEX2\","
+                + "\"value\":{\"encoding\":\"pmix\",\"bytes\":\"AA==\"}}]");
+    assertThatThrownBy(() -> infos.get(0).stringValue())
+        .isInstanceOf(PmixException.class)
+        .hasMessageContaining("encoding \"pmix\" is not supported");
   }
 
   @Test

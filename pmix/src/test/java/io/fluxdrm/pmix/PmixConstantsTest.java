@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -175,7 +176,9 @@ class PmixConstantsTest {
     Object v =
         switch (t) {
           case PMIX_BOOL -> true;
-          case PMIX_STRING, PMIX_REGEX, PMIX_REGEX2 -> "n[1-2]";
+          case PMIX_STRING -> "n[1-2]";
+          case PMIX_REGEX2 -> PmixRegex.raw("n1,n2");
+          case PMIX_REGEX -> PmixRegex.legacy("raw:n1,n2\0".getBytes(StandardCharsets.UTF_8));
           case PMIX_UINT64, PMIX_SIZE -> -1L; // 2^64-1
           case PMIX_UINT32, PMIX_PROC_RANK -> 4294967295L;
           case PMIX_INT, PMIX_STATUS -> -47;

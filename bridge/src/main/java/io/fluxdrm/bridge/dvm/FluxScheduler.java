@@ -6,6 +6,7 @@ import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
@@ -385,7 +386,8 @@ public final class FluxScheduler implements SchedulerUpcalls {
                         .filter(
                             i ->
                                 i.key().equals(PmixKey.PMIX_ALLOC_NODE_LIST)
-                                    && i.value() instanceof String)
+                                    && (i.value() instanceof String
+                                        || i.value() instanceof PmixRegex))
                         .map(Info::stringValue)
                         .findFirst());
     if (nodes.isEmpty()) {
@@ -563,7 +565,10 @@ public final class FluxScheduler implements SchedulerUpcalls {
 
   private static Optional<String> string(StatusInfos a, String key) {
     return a.infos().stream()
-        .filter(i -> i.key().equals(key) && i.value() instanceof String)
+        .filter(
+            i ->
+                i.key().equals(key)
+                    && (i.value() instanceof String || i.value() instanceof PmixRegex))
         .map(Info::stringValue)
         .findFirst();
   }

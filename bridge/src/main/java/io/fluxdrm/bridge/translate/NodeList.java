@@ -1,5 +1,8 @@
 package io.fluxdrm.bridge.translate;
 
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixException;
+import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.RsetException;
@@ -15,6 +18,23 @@ import java.util.List;
  * @param slots the slots per host, or 0 when no entry gives one
  */
 record NodeList(Hostlist hosts, int slots) {
+
+  /**
+   * Parses the list of an entry: a string, or a PMIx regex ({@code PMIX_REGEX2}, {@code
+   * PMIX_REGEX}) expanded first, as PRRTE does (decision D503).
+   *
+   * @throws TranslateException (BAD_PARAM) for a bad list or a regex form that cannot be expanded
+   */
+  static NodeList parse(String key, Info info, boolean slotsAllowed) {
+    String text;
+    try {
+      text = info.value() instanceof PmixRegex r ? r.text() : info.stringValue();
+    } catch (PmixException e) {
+      throw new TranslateException(
+          PmixStatus.PMIX_ERR_BAD_PARAM, key + " (" + info.type() + "): " + e.getMessage());
+    }
+    return parse(key, text, slotsAllowed);
+  }
 
   static NodeList parse(String key, String text, boolean slotsAllowed) {
     String where = key + " \"" + text + "\": ";

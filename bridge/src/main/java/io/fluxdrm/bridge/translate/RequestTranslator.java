@@ -237,7 +237,7 @@ public final class RequestTranslator {
     NodeList list = null;
     Info nl = in.get(PMIX_ALLOC_NODE_LIST);
     if (nl != null) {
-      list = NodeList.parse(PMIX_ALLOC_NODE_LIST, nl.stringValue(), true);
+      list = NodeList.parse(PMIX_ALLOC_NODE_LIST, nl, true);
       long have = list.hosts().count();
       if (nodes > have) {
         throw refuse(
@@ -444,7 +444,7 @@ public final class RequestTranslator {
     }
     ResourceSet sub = from;
     if (nl != null) {
-      NodeList list = NodeList.parse(PMIX_ALLOC_NODE_LIST, nl.stringValue(), true);
+      NodeList list = NodeList.parse(PMIX_ALLOC_NODE_LIST, nl, true);
       IdSet ranks;
       try {
         ranks = from.hostsToRanks(list.hosts());

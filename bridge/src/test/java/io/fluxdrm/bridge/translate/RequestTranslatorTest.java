@@ -11,6 +11,7 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.InfoCodec;
 import io.fluxdrm.pmix.PmixDataType;
 import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.List;
@@ -285,10 +286,26 @@ class RequestTranslatorTest {
 
   @Test
   void nodeList_asRegex2_sameAsString() {
-    Info regex = new Info(PMIX_ALLOC_NODE_LIST, PmixDataType.PMIX_REGEX2, "n[5-6]");
+    Info regex = new Info(PMIX_ALLOC_NODE_LIST, PmixDataType.PMIX_REGEX2, PmixRegex.raw("n5,n6"));
     Translation.Realloc r =
         realloc(RequestTranslator.translate(AllocDirective.NEW, List.of(regex), VIEW));
     assertThat(r.payload().at("/spec_add/attributes/system/constraints/hostlist/0").asText())
         .isEqualTo("n[5-6]");
+  }
+
+  @Test
+  void nodeList_asRegexOfAFormNotSupported_badParamNamingTheForm() {
+    Info regex =
+        new Info(
+            PMIX_ALLOC_NODE_LIST,
+            PmixDataType.PMIX_REGEX,
+            PmixRegex.legacy("pmix[n[1:5-6]]\0".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    Translation.Refused r =
+        refused(RequestTranslator.translate(AllocDirective.NEW, List.of(regex), VIEW));
+    assertThat(r.status()).isEqualTo(PmixStatus.PMIX_ERR_BAD_PARAM);
+    assertThat(r.message())
+        .startsWith(
+            "pmix.alloc.nlist (PMIX_REGEX): PMIx regex: form pmix[...] (the native regex of PMIx 3"
+                + " and 4) is not supported");
   }
 }

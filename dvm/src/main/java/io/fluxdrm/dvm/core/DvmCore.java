@@ -2006,7 +2006,7 @@ public final class DvmCore {
     for (Info i : infos) {
       switch (i.key()) {
         case PmixKey.PMIX_ALLOC_NODE_LIST ->
-            a.nodes = NodeList.parse("PMIX_ALLOC_NODE_LIST", i.stringValue(), true);
+            a.nodes = NodeList.parse("PMIX_ALLOC_NODE_LIST", i, true);
         case PmixKey.PMIX_ALLOC_ID -> a.allocId = Optional.of(i.stringValue());
         case PmixKey.PMIX_ALLOC_REQ_ID -> a.reqId = Optional.of(i.stringValue());
         case PmixKey.PMIX_ALLOC_TARGET -> a.target = Optional.of(i.stringValue());

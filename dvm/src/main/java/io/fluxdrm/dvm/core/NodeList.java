@@ -1,5 +1,8 @@
 package io.fluxdrm.dvm.core;
 
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixException;
+import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.RsetException;
 import java.util.ArrayList;
@@ -22,6 +25,26 @@ final class NodeList {
 
   /** One named host and the slots asked for it, if any. */
   record Entry(String host, Optional<Integer> slots) {}
+
+  /**
+   * Parses the list of an entry: a string, or a PMIx regex ({@code PMIX_REGEX2}, {@code
+   * PMIX_REGEX}) expanded first, as PRRTE does (decision D503).
+   *
+   * @param what where the list came from, for messages
+   * @param info the entry
+   * @param slotsAllowed whether {@code :N} suffixes are allowed
+   * @return the entries
+   * @throws Refused (BAD_PARAM) naming the bad entry, or the regex form that cannot be expanded
+   */
+  static List<Entry> parse(String what, Info info, boolean slotsAllowed) {
+    String text;
+    try {
+      text = info.value() instanceof PmixRegex r ? r.text() : info.stringValue();
+    } catch (PmixException e) {
+      throw Refused.badParam(what + " (" + info.type() + "): " + e.getMessage());
+    }
+    return parse(what, text, slotsAllowed);
+  }
 
   /**
    * Parses {@code text}.

@@ -204,7 +204,7 @@ record SessionDirectives(
     }
     switch (r.key()) {
       case PmixKey.PMIX_ALLOC_NODE_LIST ->
-          b.nodes.addAll(NodeList.parse("PMIX_ALLOC_NODE_LIST", r.stringValue(), true));
+          b.nodes.addAll(NodeList.parse("PMIX_ALLOC_NODE_LIST", r, true));
       case PmixKey.PMIX_ALLOC_ID -> {
         if (r.stringValue().isEmpty()) {
           throw Refused.badParam("PMIX_ALLOC_ID \"\": empty (expected: an allocation id)");

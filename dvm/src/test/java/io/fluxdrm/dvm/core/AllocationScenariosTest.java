@@ -12,13 +12,19 @@ import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixDataType;
 import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
 import io.fluxdrm.pmix.port.StatusInfos;
 import io.fluxdrm.testkit.InvariantsExtension;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.zip.DeflaterOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Scenarios B1 to B25 of spec/pmix/04 (allocation requests, seeds 001 and 002, the error table of
@@ -89,6 +95,38 @@ class AllocationScenariosTest {
     assertThat(n.event().target()).contains(t.proc());
     assertThat(n.handlers()).containsExactly(mine);
     assertThat(n.event().infos()).containsExactly(allocId(id), reqId("r1"));
+  }
+
+  /** A7 in the DVM: PMIX_REGEX2 node lists as libpmix encodes them are read as the string. */
+  @ParameterizedTest
+  @ValueSource(strings = {"raw", "compress"})
+  void a7_aRegex2NodeListReservesTheNodesItEncodes(String encoding) throws Exception {
+    byte[] list = "n2:2,n3:2".getBytes(StandardCharsets.UTF_8);
+    PmixRegex r = PmixRegex.raw("n2:2,n3:2");
+    if (encoding.equals("compress")) {
+      ByteArrayOutputStream z = new ByteArrayOutputStream();
+      z.writeBytes(new byte[] {(byte) list.length, 0, 0, 0});
+      try (DeflaterOutputStream d = new DeflaterOutputStream(z)) {
+        d.write(list);
+      }
+      r = PmixRegex.regex2("compress", z.toByteArray());
+    }
+    Info nl = new Info(PmixKey.PMIX_ALLOC_NODE_LIST, PmixDataType.PMIX_REGEX2, r);
+    StatusInfos a = h.alloc(t, AllocDirective.NEW, nl).orElseThrow();
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(h.core.view().sessions().get(0).hosts()).containsExactly("n2", "n3");
+  }
+
+  @Test
+  void a7_aRegexNodeListOfAFormNotSupportedIsABadParamNamingTheForm() {
+    Info nl =
+        new Info(
+            PmixKey.PMIX_ALLOC_NODE_LIST,
+            PmixDataType.PMIX_REGEX2,
+            PmixRegex.regex2("pmix", "pmix[n[1:2-3]]".getBytes(StandardCharsets.UTF_8)));
+    StatusInfos a = h.alloc(t, AllocDirective.NEW, nl).orElseThrow();
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_BAD_PARAM);
+    assertThat(h.core.view().sessions()).isEmpty();
   }
 
   @Test
