@@ -74,6 +74,18 @@ public final class Layouts {
       MemoryLayout.structLayout(ADDRESS.withName("bytes"), JAVA_LONG.withName("size"))
           .withName("pmix_byte_object_t");
 
+  /** {@code pmix_regex2_t}: {@code char *type; uint8_t *bytes; size_t len;}. */
+  public static final StructLayout REGEX2 =
+      MemoryLayout.structLayout(
+              ADDRESS.withName("type"), ADDRESS.withName("bytes"), JAVA_LONG.withName("len"))
+          .withName("pmix_regex2_t");
+
+  /** Offset of {@code bytes} in {@code pmix_regex2_t}. */
+  public static final long REGEX2_BYTES = REGEX2.byteOffset(PathElement.groupElement("bytes"));
+
+  /** Offset of {@code len} in {@code pmix_regex2_t}. */
+  public static final long REGEX2_LEN = REGEX2.byteOffset(PathElement.groupElement("len"));
+
   /**
    * {@code pmix_app_t}: {@code char *cmd; char **argv; char **env; char *cwd; int maxprocs;
    * pmix_info_t *info; size_t ninfo;}.
@@ -193,6 +205,10 @@ public final class Layouts {
     size(m, BYTE_OBJECT);
     off(m, BYTE_OBJECT, "bytes");
     off(m, BYTE_OBJECT, "size");
+    size(m, REGEX2);
+    off(m, REGEX2, "type");
+    off(m, REGEX2, "bytes");
+    off(m, REGEX2, "len");
     size(m, APP);
     for (String f : new String[] {"cmd", "argv", "env", "cwd", "maxprocs", "info", "ninfo"}) {
       off(m, APP, f);

@@ -16,6 +16,7 @@ import io.fluxdrm.pmix.PmixDataType;
 import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.PmixRegex;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
@@ -74,7 +75,12 @@ public final class NativeInfos {
           PmixDataType.PMIX_DATA_ARRAY,
           PmixDataType.PMIX_PROC_RANK,
           PmixDataType.PMIX_ALLOC_DIRECTIVE,
-          PmixDataType.PMIX_ALLOC_INHERIT);
+          PmixDataType.PMIX_ALLOC_INHERIT,
+          PmixDataType.PMIX_REGEX,
+          PmixDataType.PMIX_REGEX2);
+
+  /** Most bytes read from a regex value (its expansion is bounded by {@link PmixRegex}). */
+  static final long MAX_REGEX_BYTES = PmixRegex.MAX_TEXT_BYTES + 64L;
 
   /**
    * What was read: the entries, the entries left out because the model does not carry their type
@@ -191,9 +197,31 @@ public final class NativeInfos {
         v.set(ADDRESS, d, bytes);
         v.set(JAVA_LONG, d + ADDRESS.byteSize(), b.length);
       }
+      case PMIX_REGEX -> {
+        // a byte object holding the serialized regex (D504)
+        byte[] b = ((PmixRegex) o).bytes();
+        v.set(ADDRESS, d, bytes(arena, b));
+        v.set(JAVA_LONG, d + ADDRESS.byteSize(), b.length);
+      }
+      case PMIX_REGEX2 -> {
+        // a pointer to a pmix_regex2_t (D504)
+        PmixRegex r = (PmixRegex) o;
+        byte[] b = r.bytes();
+        MemorySegment rx = arena.allocate(Layouts.REGEX2);
+        rx.set(ADDRESS, 0, arena.allocateFrom(r.encoding().orElseThrow()));
+        rx.set(ADDRESS, Layouts.REGEX2_BYTES, bytes(arena, b));
+        rx.set(JAVA_LONG, Layouts.REGEX2_LEN, b.length);
+        v.set(ADDRESS, d, rx);
+      }
       case PMIX_DATA_ARRAY -> v.set(ADDRESS, d, dataArray(arena, info));
       default -> throw new IllegalStateException("type " + t);
     }
+  }
+
+  private static MemorySegment bytes(Arena arena, byte[] b) {
+    MemorySegment m = arena.allocate(Math.max(1, b.length));
+    MemorySegment.copy(b, 0, m, JAVA_BYTE, 0, b.length);
+    return m;
   }
 
   private static MemorySegment dataArray(Arena arena, Info info) {
@@ -401,6 +429,21 @@ public final class NativeInfos {
           }
           value = ByteObject.of(size == 0 ? new byte[0] : p.reinterpret(size).toArray(JAVA_BYTE));
         }
+        case PMIX_REGEX -> {
+          MemorySegment p = v.get(ADDRESS, d);
+          long size = v.get(JAVA_LONG, d + ADDRESS.byteSize());
+          if (size <= 0 || size > MAX_REGEX_BYTES || p.equals(MemorySegment.NULL)) {
+            invalid.add(here + ": PMIX_REGEX of " + size + " bytes");
+            return null;
+          }
+          value = PmixRegex.legacy(p.reinterpret(size).toArray(JAVA_BYTE));
+        }
+        case PMIX_REGEX2 -> {
+          value = regex2(v.get(ADDRESS, d), here);
+          if (value == null) {
+            return null;
+          }
+        }
         case PMIX_DATA_ARRAY -> {
           if (depth >= MAX_DEPTH) {
             invalid.add(here + ": data arrays nested deeper than " + MAX_DEPTH);
@@ -415,6 +458,33 @@ public final class NativeInfos {
       }
       try {
         return new Info(key, t.get(), value);
+      } catch (PmixException e) {
+        invalid.add(here + ": " + e.getMessage());
+        return null;
+      }
+    }
+
+    /** The {@code pmix_regex2_t} at {@code p}, or null (recorded) when it is not one. */
+    PmixRegex regex2(MemorySegment p, String here) {
+      if (p.equals(MemorySegment.NULL)) {
+        invalid.add(here + ": PMIX_REGEX2 at NULL");
+        return null;
+      }
+      MemorySegment rx = p.reinterpret(Layouts.REGEX2.byteSize());
+      MemorySegment tag = rx.get(ADDRESS, 0);
+      MemorySegment bytes = rx.get(ADDRESS, Layouts.REGEX2_BYTES);
+      long len = rx.get(JAVA_LONG, Layouts.REGEX2_LEN);
+      if (tag.equals(MemorySegment.NULL)) {
+        invalid.add(here + ": PMIX_REGEX2 without an encoding tag");
+        return null;
+      }
+      if (len <= 0 || len > MAX_REGEX_BYTES || bytes.equals(MemorySegment.NULL)) {
+        invalid.add(here + ": PMIX_REGEX2 of " + len + " bytes");
+        return null;
+      }
+      String encoding = fixedString(tag.reinterpret(65), 0, 65);
+      try {
+        return PmixRegex.regex2(encoding, bytes.reinterpret(len).toArray(JAVA_BYTE));
       } catch (PmixException e) {
         invalid.add(here + ": " + e.getMessage());
         return null;

@@ -5,8 +5,8 @@ import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
-import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
@@ -656,7 +656,9 @@ public final class PrrteScheduler implements SchedulerUpcalls {
   private static Optional<String> string(List<Info> infos, String key) {
     return infos.stream()
         .filter(
-            i -> i.key().equals(key) && (i.value() instanceof String || i.value() instanceof PmixRegex))
+            i ->
+                i.key().equals(key)
+                    && (i.value() instanceof String || i.value() instanceof PmixRegex))
         .map(Info::stringValue)
         .findFirst();
   }

@@ -1,9 +1,9 @@
 package io.fluxdrm.pmix.nativ;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fluxdrm.pmix.AllocInheritance;
 import io.fluxdrm.pmix.ByteObject;
@@ -11,8 +11,10 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixDataType;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.PmixRegex;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +50,15 @@ class NativeInfosTest {
             new Info("rk", PmixDataType.PMIX_PROC_RANK, 4294967294L),
             new Info("ad", PmixDataType.PMIX_ALLOC_DIRECTIVE, 3),
             Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, AllocInheritance.NONE),
+            new Info(PmixKey.PMIX_ALLOC_NODE_LIST, PmixDataType.PMIX_REGEX2, PmixRegex.raw("a,b")),
+            new Info(
+                "rx2",
+                PmixDataType.PMIX_REGEX2,
+                PmixRegex.regex2("compress", new byte[] {5, 0, 0, 0, 0x78, 0})),
+            new Info(
+                "rx",
+                PmixDataType.PMIX_REGEX,
+                PmixRegex.legacy("raw:n1,n2\0".getBytes(StandardCharsets.UTF_8))),
             new Info(
                 "arr",
                 PmixDataType.PMIX_DATA_ARRAY,
@@ -99,13 +110,39 @@ class NativeInfosTest {
     }
   }
 
+  /** D504: a pmix_regex2_t and a regex byte object laid out as libpmix reads them. */
   @Test
-  void typesTheBindingDoesNotCarry_refusedWhenWriting() {
+  void regexValues_laidOutAsLibpmixReadsThem_andBadOnesReported() {
     try (Arena a = Arena.ofConfined()) {
-      assertThatThrownBy(
-              () -> NativeInfos.write(a, List.of(new Info("r", PmixDataType.PMIX_REGEX, "n[1-2]"))))
-          .isInstanceOf(PmixNativeException.class)
-          .hasMessageContaining("PMIX_REGEX is not carried");
+      MemorySegment seg =
+          NativeInfos.write(
+              a,
+              List.of(
+                  new Info("r2", PmixDataType.PMIX_REGEX2, PmixRegex.raw("n1,n2")),
+                  new Info(
+                      "r",
+                      PmixDataType.PMIX_REGEX,
+                      PmixRegex.legacy("raw:n3\0".getBytes(StandardCharsets.UTF_8)))));
+      long sz = Layouts.INFO.byteSize();
+      long d = Layouts.INFO_VALUE + Layouts.VALUE_DATA;
+      MemorySegment rx = seg.get(ADDRESS, d).reinterpret(Layouts.REGEX2.byteSize());
+      assertThat(rx.get(ADDRESS, 0).reinterpret(16).getString(0)).isEqualTo("raw");
+      assertThat(rx.get(JAVA_LONG, Layouts.REGEX2_LEN)).isEqualTo(6);
+      assertThat(rx.get(ADDRESS, Layouts.REGEX2_BYTES).reinterpret(6).getString(0))
+          .isEqualTo("n1,n2");
+      assertThat(seg.get(JAVA_LONG, sz + d + ADDRESS.byteSize())).isEqualTo(7);
+      assertThat(seg.get(ADDRESS, sz + d).reinterpret(7).getString(0)).isEqualTo("raw:n3");
+      assertThat(NativeInfos.read(seg, 2).infos())
+          .extracting(Info::stringValue)
+          .containsExactly("n1,n2", "n3");
+      // a regex2 without its tag, one of zero bytes, a byte object at NULL
+      rx.set(ADDRESS, 0, MemorySegment.NULL);
+      seg.set(ADDRESS, sz + d, MemorySegment.NULL);
+      assertThat(NativeInfos.read(seg, 2).invalid())
+          .containsExactly("r2: PMIX_REGEX2 without an encoding tag", "r: PMIX_REGEX of 7 bytes");
+      rx.set(ADDRESS, 0, a.allocateFrom("raw"));
+      rx.set(JAVA_LONG, Layouts.REGEX2_LEN, 0);
+      assertThat(NativeInfos.read(seg, 1).invalid()).containsExactly("r2: PMIX_REGEX2 of 0 bytes");
     }
   }
 }

@@ -32,6 +32,10 @@ int main(void)
     SIZE(pmix_byte_object_t);
     OFF(pmix_byte_object_t, bytes);
     OFF(pmix_byte_object_t, size);
+    SIZE(pmix_regex2_t);
+    OFF(pmix_regex2_t, type);
+    OFF(pmix_regex2_t, bytes);
+    OFF(pmix_regex2_t, len);
     SIZE(pmix_app_t);
     OFF(pmix_app_t, cmd);
     OFF(pmix_app_t, argv);
@@ -108,6 +112,8 @@ int main(void)
     INT(PMIX_PROC_RANK);
     INT(PMIX_ALLOC_DIRECTIVE);
     INT(PMIX_ALLOC_INHERIT);
+    INT(PMIX_REGEX);
+    INT(PMIX_REGEX2);
     INT(PMIX_RANGE_CUSTOM);
     INT(PMIX_PROC_INFO);
     INT(PMIX_PROC_STATE_RUNNING);
