@@ -1,7 +1,5 @@
 package io.fluxdrm.pmix;
 
-import io.fluxdrm.rset.Hostlist;
-import io.fluxdrm.rset.RsetException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -147,27 +145,25 @@ public final class PmixRegex {
   }
 
   /**
-   * The host list of a node regex: each entry one host name.
+   * The hosts of a node regex: each entry one host name (a node list's hosts, which the dvm and
+   * bridge read as an RFC 29 hostlist).
    *
    * @return the hosts, in order
    * @throws PmixException as {@link #text()}, for an empty list, an entry that is not a single host
    *     name, or more than {@link #MAX_HOSTS} entries
    */
-  public Hostlist hosts() {
+  public List<String> hosts() {
     List<String> e = entries();
     if (e.size() > MAX_HOSTS) {
       throw bad("names " + e.size() + " hosts (expected: at most " + MAX_HOSTS + ")");
     }
     for (String h : e) {
-      if (h.isEmpty() || h.chars().anyMatch(c -> c == '[' || c == ']' || c == ' ' || c == ':')) {
+      if (h.isEmpty()
+          || h.chars().anyMatch(c -> c == '[' || c == ']' || c == ' ' || c == ':' || c < 0x21)) {
         throw bad("entry " + Values.render(h) + " is not a host name");
       }
     }
-    try {
-      return Hostlist.of(e);
-    } catch (RsetException ex) {
-      throw bad(ex.getMessage());
-    }
+    return e;
   }
 
   private String regex2Text() {

@@ -81,7 +81,7 @@ class PmixRegexPeerTest {
         r = PmixRegex.legacy(HEX.parseHex(f[2]));
       }
       assertThat(r.text()).as(line).isEqualTo(list);
-      assertThat(r.hosts()).as(line).isEqualTo(Hostlist.of(List.of(list.split(","))));
+      assertThat(Hostlist.of(r.hosts())).as(line).isEqualTo(Hostlist.of(List.of(list.split(","))));
     }
     assertThat(lines).as(ran.out()).isEqualTo(3 * lists.size());
     // short lists stay raw, the two long ones are compressed, by the compressor asked for
