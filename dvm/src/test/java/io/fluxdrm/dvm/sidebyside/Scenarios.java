@@ -665,11 +665,21 @@ public final class Scenarios {
       return p.equals(tool) ? "tool" : "another process";
     }
 
+    /** The names for an upcall's infos: its requester, when it is the tool, as {@code tool}. */
+    Outcome.Names names() {
+      return new Outcome.Names(tool, "tool");
+    }
+
     @Override
     public CompletionStage<StatusInfos> allocate(
         PmixProc requester, AllocDirective directive, List<Info> infos) {
       seen.add(
-          "upcall allocate " + directive + " by " + who(requester) + " " + Outcome.keys(infos));
+          "upcall allocate "
+              + directive
+              + " by "
+              + who(requester)
+              + " "
+              + Outcome.keys(infos, names()));
       return CompletableFuture.completedFuture(answer.apply(infos));
     }
 
@@ -682,7 +692,7 @@ public final class Scenarios {
               + " by "
               + who(requester)
               + " "
-              + Outcome.keys(directives));
+              + Outcome.keys(directives, names()));
       return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_EXISTS));
     }
   }
