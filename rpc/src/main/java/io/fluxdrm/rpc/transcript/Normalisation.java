@@ -8,6 +8,9 @@ import java.util.regex.Pattern;
 /**
  * A declared difference that replay comparisons ignore: a JSON field whose value varies (times,
  * generated ids), or a text pattern.
+ *
+ * <p>Stable: user tests may rely on it; it changes only with a decision that says so
+ * (docs/transcripts.md, "What is stable").
  */
 public sealed interface Normalisation {
   /**

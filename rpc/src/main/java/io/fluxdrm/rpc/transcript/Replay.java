@@ -32,6 +32,9 @@ import java.util.concurrent.CompletableFuture;
  * <p>Each original sender becomes an in-memory client with the recorded credentials (the instance
  * owner's when the transcript was recorded at a client, before the transport stamped them);
  * requests keep their flags, topic, payload and matchtag.
+ *
+ * <p>Stable: user tests may rely on it; it changes only with a decision that says so
+ * (docs/transcripts.md, "What is stable").
  */
 public final class Replay {
   private Replay() {}

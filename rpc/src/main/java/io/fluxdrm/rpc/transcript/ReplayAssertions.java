@@ -11,6 +11,9 @@ import java.util.List;
  * A test helper: replays a golden transcript and fails with the unified diff when a response
  * differs. Works in any test framework (it throws {@link AssertionError}). With {@code
  * -Dgolden.update=true} it rewrites the transcript with the fresh service's responses instead.
+ *
+ * <p>Stable: user tests may rely on it; it changes only with a decision that says so
+ * (docs/transcripts.md, "What is stable").
  */
 public final class ReplayAssertions {
   private ReplayAssertions() {}

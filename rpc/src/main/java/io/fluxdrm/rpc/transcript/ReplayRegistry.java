@@ -8,7 +8,12 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
-/** The services transcripts can be replayed against, by service name. */
+/**
+ * The services transcripts can be replayed against, by service name.
+ *
+ * <p>Stable: user tests may rely on it; it changes only with a decision that says so
+ * (docs/transcripts.md, "What is stable").
+ */
 public final class ReplayRegistry {
   private final Map<String, ReplayProvider> providers;
 

@@ -8,6 +8,8 @@ package io.fluxdrm.rpc.transcript;
  * @param requests the number of recorded requests fed to the service
  * @param responses the number of responses the service produced
  * @param regenerated the transcript with the recorded responses replaced by the replayed ones
+ *     <p>Stable: user tests may rely on it; it changes only with a decision that says so
+ *     (docs/transcripts.md, "What is stable").
  */
 public record ReplayResult(
     boolean same,

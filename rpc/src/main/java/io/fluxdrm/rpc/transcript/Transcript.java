@@ -12,7 +12,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reading transcript files: one JSON object per line; blank lines are skipped. */
+/**
+ * Reading transcript files: one JSON object per line; blank lines are skipped.
+ *
+ * <p>Stable: user tests may rely on it; it changes only with a decision that says so
+ * (docs/transcripts.md, "What is stable").
+ */
 public final class Transcript {
   private Transcript() {}
 

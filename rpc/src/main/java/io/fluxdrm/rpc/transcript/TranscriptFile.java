@@ -20,6 +20,9 @@ import org.slf4j.LoggerFactory;
  * line that would take it past {@code limit} bytes is not written, and recording stops there with
  * one warning naming the file and the limit (the server goes on serving). Not thread-safe: the
  * {@link TranscriptRecorder} that writes through it runs on one loop.
+ *
+ * <p>Stable: user tests may rely on it; it changes only with a decision that says so
+ * (docs/transcripts.md, "What is stable").
  */
 public final class TranscriptFile extends Writer {
   private static final Logger LOG = LoggerFactory.getLogger(TranscriptFile.class);

@@ -26,6 +26,8 @@ import java.util.Locale;
  * @param time when the message crossed the endpoint
  * @param direction in (received) or out (sent)
  * @param message the message
+ *     <p>Stable: user tests may rely on it; it changes only with a decision that says so
+ *     (docs/transcripts.md, "What is stable").
  */
 public record TranscriptLine(Instant time, MessageTap.Direction direction, Message message) {
 

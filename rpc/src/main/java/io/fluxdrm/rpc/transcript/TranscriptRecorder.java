@@ -14,6 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes every message crossing an endpoint as one JSON line. Install it with {@code
  * handle.tap(recorder)}; it runs on the loop and writes through the given writer (buffer it).
+ *
+ * <p>Stable: user tests may rely on it; it changes only with a decision that says so
+ * (docs/transcripts.md, "What is stable").
  */
 public final class TranscriptRecorder implements MessageTap, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TranscriptRecorder.class);
