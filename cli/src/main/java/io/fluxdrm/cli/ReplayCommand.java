@@ -1,11 +1,19 @@
 package io.fluxdrm.cli;
 
 import io.fluxdrm.rpc.RpcException;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.reactor.Reactor;
+import io.fluxdrm.rpc.transcript.LiveReplay;
 import io.fluxdrm.rpc.transcript.ReplayRegistry;
 import io.fluxdrm.rpc.transcript.ReplayResult;
+import io.fluxdrm.rpc.transcript.Transcript;
+import io.fluxdrm.rpc.transcript.TranscriptLine;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,8 +47,37 @@ final class ReplayCommand implements Callable<Integer> {
       description = "Service to replay against (e.g. sched)")
   String service;
 
+  @Option(
+      names = "--uri",
+      paramLabel = "URI",
+      description =
+          "Replay against the service running there (unix:DIR of a fluxdrm server, local://PATH,"
+              + " tcp://127.0.0.1:PORT), playing the parts of the other services it calls, instead"
+              + " of a fresh instance in this process")
+  String uri;
+
+  @Option(
+      names = "--play",
+      paramLabel = "SERVICE",
+      description =
+          "With --uri: a service whose part the replayer plays, answering the service's requests"
+              + " to it as recorded (repeatable; default: job-manager)")
+  List<String> play = new java.util.ArrayList<>();
+
+  @Option(
+      names = "--wait",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
+      description =
+          "With --uri: how long to wait for the answers recorded before each request, and at the"
+              + " end (default: ${DEFAULT-VALUE})")
+  int waitSeconds;
+
   @Override
   public Integer call() {
+    if (uri != null) {
+      return live();
+    }
     // the replayed service's own log lines are not the command's output: warnings only, unless the
     // user asked for more
     if (System.getProperty(COMPONENT_LOG) == null) {
@@ -61,6 +98,11 @@ final class ReplayCommand implements Callable<Integer> {
     } catch (RpcException e) {
       throw new CliError(Main.firstLine(e.getMessage()));
     }
+    return report(r);
+  }
+
+  /** Prints the result: the success line, or the diff; 0 when the same, else 1. */
+  private int report(ReplayResult r) {
     if (r.requests() == 0 || r.responses() == 0) {
       // nothing was compared: an empty file, or a transcript of another endpoint, is no pass
       throw new CliError(
@@ -80,6 +122,59 @@ final class ReplayCommand implements Callable<Integer> {
     out.print(r.unifiedDiff());
     out.flush();
     return r.same() ? 0 : 1;
+  }
+
+  /** {@code --uri}: the transcript's requests against the running service, over connections. */
+  private int live() {
+    if (waitSeconds < 1) {
+      throw CliError.usage("--wait " + waitSeconds + ": expected at least 1 second");
+    }
+    String target = liveUri(uri);
+    List<TranscriptLine> lines;
+    try {
+      lines = Transcript.read(transcript);
+    } catch (RpcException e) {
+      throw new CliError(Main.firstLine(e.getMessage()));
+    }
+    ReplayResult r;
+    try (Reactor reactor = Reactor.start("fluxdrm-replay")) {
+      Supplier<FluxHandle> connect =
+          () -> {
+            try {
+              return target.startsWith("tcp://")
+                  ? FluxHandle.connectZmqFailFast(reactor, target, null)
+                  : FluxHandle.connect(reactor, target, Duration.ofSeconds(waitSeconds));
+            } catch (RpcException e) {
+              throw CliError.connect("--uri " + uri, target, e, "a running service there");
+            }
+          };
+      r =
+          LiveReplay.run(
+              lines,
+              service,
+              connect,
+              java.util.Set.copyOf(play.isEmpty() ? List.of("job-manager") : play),
+              ReplayRegistry.load().normalisations(service),
+              Duration.ofSeconds(waitSeconds));
+    } catch (RpcException e) {
+      throw new CliError(Main.firstLine(e.getMessage()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliError("replay: interrupted");
+    }
+    return report(r);
+  }
+
+  /** A server's {@code unix:DIR} as the connector's {@code local://DIR/local}; others as given. */
+  static String liveUri(String u) {
+    if (u.startsWith("unix:") && u.length() > 5) {
+      return "local://" + Path.of(u.substring(5)).resolve("local");
+    }
+    if ((u.startsWith("local://") && u.length() > 8) || u.startsWith("tcp://")) {
+      return u;
+    }
+    throw CliError.usage(
+        "--uri: \"" + u + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)");
   }
 
   /** The success line: {@code replay: 7 of 7 responses matched (transcript T, service S)}. */

@@ -75,12 +75,15 @@ class SchedTranscriptRecordingIT {
     }
   }
 
-  private static int replay(Path transcript, StringBuilder out) {
+  private static int replay(Path transcript, StringBuilder out, String... more) {
     ByteArrayOutputStream o = new ByteArrayOutputStream();
     ByteArrayOutputStream e = new ByteArrayOutputStream();
+    List<String> args =
+        new java.util.ArrayList<>(List.of("replay", transcript.toString(), "--service", "sched"));
+    args.addAll(List.of(more));
     int rc =
         Main.run(
-            new String[] {"replay", transcript.toString(), "--service", "sched"},
+            args.toArray(String[]::new),
             new ByteArrayInputStream(new byte[0]),
             new PrintStream(o, true, StandardCharsets.UTF_8),
             new PrintStream(e, true, StandardCharsets.UTF_8));
@@ -142,6 +145,66 @@ class SchedTranscriptRecordingIT {
     StringBuilder diff = new StringBuilder();
     assertThat(replay(changed, diff)).as(diff.toString()).isEqualTo(1);
     assertThat(diff.toString()).contains("0-2");
+  }
+
+  /**
+   * Issue 30, scope 2: the transcript replays against a scheduler already running in its own
+   * process ({@code --uri}), the replayer answering the scheduler's hello and ready as the job
+   * manager recorded them; a changed answer is a diff with exit 1.
+   */
+  @Test
+  void replayAgainstARunningScheduler_withUri_clean_andAChangedAnswerIsADiff() throws Exception {
+    Path t = dir.resolve("sched.jsonl");
+    try (SchedProcess p = start(dir.resolve("hub"), t);
+        Reactor reactor = Reactor.start("transcript-it")) {
+      p.awaitLog("listening on ");
+      workload(reactor, dir.resolve("hub"));
+      assertThat(p.terminate()).isEqualTo(SchedTcpIT.EXIT_SIGTERM);
+    }
+    try (SchedProcess fresh =
+        SchedProcess.start(
+            dir,
+            "fresh",
+            "--listen",
+            "unix:" + dir.resolve("hub2"),
+            "--hosts",
+            "node[0-3]",
+            "--cores",
+            "0-3")) {
+      fresh.awaitLog("listening on ");
+      StringBuilder out = new StringBuilder();
+      assertThat(replay(t, out, "--uri", "unix:" + dir.resolve("hub2")))
+          .as(out.toString())
+          .isZero();
+      assertThat(out.toString()).containsPattern("replay: (\\d+) of \\1 responses matched");
+    }
+    List<String> lines = Files.readAllLines(t, StandardCharsets.UTF_8);
+    int at = -1;
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).contains("R_delta_add")) {
+        at = i;
+      }
+    }
+    lines.set(at, lines.get(at).replace("core\":\"0-3\"", "core\":\"0-2\""));
+    Path changed = dir.resolve("changed.jsonl");
+    Files.write(changed, lines, StandardCharsets.UTF_8);
+    try (SchedProcess fresh =
+        SchedProcess.start(
+            dir,
+            "fresh2",
+            "--listen",
+            "unix:" + dir.resolve("hub3"),
+            "--hosts",
+            "node[0-3]",
+            "--cores",
+            "0-3")) {
+      fresh.awaitLog("listening on ");
+      StringBuilder diff = new StringBuilder();
+      assertThat(replay(changed, diff, "--uri", "unix:" + dir.resolve("hub3")))
+          .as(diff.toString())
+          .isEqualTo(1);
+      assertThat(diff.toString()).contains("0-2");
+    }
   }
 
   @Test

@@ -187,7 +187,7 @@ public final class Replay {
     return r;
   }
 
-  private static String render(Message m, String sender, List<Normalisation> normalisations) {
+  static String render(Message m, String sender, List<Normalisation> normalisations) {
     ObjectNode o = Json.object();
     o.put("topic", m.topic());
     o.put("sender", sender);

@@ -46,6 +46,15 @@ public final class ReplayRegistry {
   }
 
   /**
+   * The normalisations of the named service's replays; none for a service no provider names (a live
+   * replay against another implementation of it may still be run).
+   */
+  public List<Normalisation> normalisations(String service) {
+    ReplayProvider p = providers.get(service);
+    return p == null ? List.of() : p.normalisations();
+  }
+
+  /**
    * Replays a transcript file against a fresh instance of the named service.
    *
    * @throws RpcException ENOENT for an unknown service, EINVAL/EIO for a bad transcript
