@@ -100,7 +100,8 @@ class TranscriptGuideTest {
     Path doc = Path.of(System.getProperty("fluxdrm.docs.dir", "../docs"), "transcripts.md");
     String guide = Files.readString(doc, StandardCharsets.UTF_8);
     Matcher m =
-        Pattern.compile("```java\\n// TranscriptGuideTest\\n(.*?)```", Pattern.DOTALL).matcher(guide);
+        Pattern.compile("```java\\n// TranscriptGuideTest\\n(.*?)```", Pattern.DOTALL)
+            .matcher(guide);
     assertThat(m.find()).as("docs/transcripts.md has the example's java block").isTrue();
     String self =
         Files.readString(
