@@ -42,10 +42,10 @@ final class Router {
      * This peer's requests that may still be answered: matchtag and the peer each went to, the
      * least recently used first; at most {@link #MAX_IN_FLIGHT}, the oldest forgotten beyond.
      */
-    final Map<InFlight, Boolean> inFlight =
+    final Map<InFlight, Waiting> inFlight =
         new LinkedHashMap<>(16, 0.75f, true) {
           @Override
-          protected boolean removeEldestEntry(Map.Entry<InFlight, Boolean> eldest) {
+          protected boolean removeEldestEntry(Map.Entry<InFlight, Waiting> eldest) {
             return size() > MAX_IN_FLIGHT;
           }
         };
@@ -63,6 +63,20 @@ final class Router {
 
   /** A request a peer sent that may be answered: its matchtag and the peer it was routed to. */
   private record InFlight(int matchtag, String server) {}
+
+  /**
+   * What the hub keeps of a request in flight: a response stub (topic, matchtag, the requester's
+   * route, no payload), from which it answers the request if the server goes away (D502), and
+   * whether the server answered it already.
+   */
+  private static final class Waiting {
+    final Message stub;
+    boolean answered;
+
+    Waiting(Message request) {
+      this.stub = Message.response(request, 0, null);
+    }
+  }
 
   private int eventSequence;
 
@@ -93,7 +107,14 @@ final class Router {
     }
     peers.remove(p.id());
     for (PeerState other : peers.values()) {
-      other.inFlight.keySet().removeIf(k -> k.server().equals(p.id()));
+      var it = other.inFlight.entrySet().iterator();
+      while (it.hasNext()) {
+        var e = it.next();
+        if (e.getKey().server().equals(p.id())) {
+          it.remove();
+          answerForGone(other, e.getKey(), e.getValue());
+        }
+      }
     }
     for (String s : st.services) {
       serviceOwners.remove(s);
@@ -201,7 +222,7 @@ final class Router {
     }
     from.used.add(service);
     if (!m.has(Flags.NORESPONSE)) {
-      from.inFlight.put(new InFlight(m.matchtag(), to.peer.id()), Boolean.TRUE);
+      from.inFlight.put(new InFlight(m.matchtag(), to.peer.id()), new Waiting(m));
     }
     to.peer.send(m);
   }
@@ -221,17 +242,42 @@ final class Router {
     }
     PeerState to = peers.get(top);
     InFlight k = new InFlight(m.matchtag(), from.peer.id());
-    if (to == null || to.inFlight.get(k) == null) {
+    Waiting w = to == null ? null : to.inFlight.get(k);
+    if (w == null) {
       LOG.debug(
           "response {} from peer {} for no request routed to it dropped",
           m.topic(),
           ZmqHubListener.printable(from.peer.id()));
       return;
     }
+    w.answered = true;
     if (m.errnum() != 0 && m.matchtag() != 0) {
       to.inFlight.remove(k);
     }
     to.peer.send(m.popRoute());
+  }
+
+  /**
+   * The server of a request in flight went away (its connection closed, a SIGKILL): nothing will
+   * answer the request, so the hub does, with EHOSTUNREACH, unless the requester cannot tell the
+   * answer apart (matchtag 0) or already has one (a request without STREAMING answered once); a
+   * stream is ended the same way (D502). Flux's router forgets such requests; a client of this hub
+   * then waited for ever.
+   */
+  private void answerForGone(PeerState requester, InFlight k, Waiting w) {
+    boolean streaming = w.stub.has(Flags.STREAMING);
+    if (k.matchtag() == 0 || (w.answered && !streaming)) {
+      return;
+    }
+    String text =
+        w.stub.topic()
+            + ": the service's provider went away before answering (the request may or may not"
+            + " have been carried out; ask again once it is back)";
+    LOG.debug("{} (matchtag {}): answered EHOSTUNREACH", text, k.matchtag());
+    Message r =
+        Message.response(w.stub, Errno.EHOSTUNREACH, Json.text(text))
+            .withCredentials(Flags.USERID_UNKNOWN, Flags.ROLE_OWNER);
+    requester.peer.send(r.popRoute());
   }
 
   private static String stringField(ObjectNode o, String field, String topic) {
