@@ -260,21 +260,26 @@ final class JobManagerLink {
   }
 
   /**
-   * A running job's R: attached, only the KVS key (D147); standalone, the store's, else the R the
-   * job manager's hello carries.
+   * A running job's R: attached, only the KVS key (D147); standalone, the R the job manager's hello
+   * carries, else the store's. The job manager's R wins: it writes every grant before telling
+   * anyone, so a grant this scheduler recorded but the job manager never wrote (it died in between)
+   * was told to no one and is freed, not kept for ever (D502).
    */
   private CompletableFuture<ResourceSet> rOf(long id, ObjectNode j) {
     if (attached) {
       return kvs.read(id);
     }
-    ResourceSet r = state.get(id).orElse(null);
-    if (r == null && j.has("R")) {
+    ResourceSet r = null;
+    if (j.has("R")) {
       try {
         r = ResourceSet.fromJson(j.get("R"));
       } catch (RsetException e) {
         return CompletableFuture.failedFuture(
             new RpcException(Errno.EPROTO, Rfc27Topics.SCHED_HELLO + ": /R: " + e.getMessage()));
       }
+    }
+    if (r == null) {
+      r = state.get(id).orElse(null);
     }
     return r != null ? CompletableFuture.completedFuture(r) : state.read(id);
   }

@@ -264,4 +264,27 @@ class SchedReallocServiceTest {
     fx.settle();
     assertThat(rendered(answer(again))).isEqualTo("alloc_id=2 type=0 add=rank2/core[0-3]");
   }
+
+  @Test
+  void jobManagerRestart_grantItNeverRecorded_helloRFreesIt(@TempDir Path dir) {
+    online(4, 4, SchedulerOptions.defaults(), StateStore.open(dir));
+    run(1, 4);
+    ResourceSet before = fx.svc.core().pool().allocation(1).orElseThrow();
+    CompletableFuture<Message> g =
+        jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 4), null, null);
+    fx.settle();
+    assertThat(answer(g).path("type").asInt()).isZero();
+    assertThat(fx.svc.core().pool().allocated().summary()).isEqualTo("rank[0-1]/core[0-3]");
+
+    // the job manager died before writing the grant (D502): its hello carries the R it knows,
+    // which wins over the scheduler's own record of the grant
+    fx =
+        new SchedFixture(
+            SchedFixture.pool(4, 4), SchedulerOptions.defaults(), StateStore.open(dir));
+    jm = fx.jobManager();
+    jm.runningJob(1, null).set("R", before.toJson());
+    fx.start();
+    assertThat(fx.svc.core().pool().allocated().summary()).isEqualTo("rank0/core[0-3]");
+    fx.checkInvariants();
+  }
 }
