@@ -27,7 +27,11 @@ import org.slf4j.LoggerFactory;
  *       not said {@code sched-ready}, EINVAL when it denied the job;
  *   <li>{@code bridge.finish {"id"}} → {@code {}}: the job ends and gives back everything it holds
  *       ({@code sched.free final: true}); instance owner only (EPERM), ENOENT for an unknown or
- *       ended job.
+ *       ended job;
+ *   <li>{@code bridge.list {}} → {@code {"jobs": [{"id", "userid", "R", "releasing"}]}}: the
+ *       running jobs in ascending id order, each with its R (granted shrinks not released yet
+ *       included) and what of it is being released; read-only, instance owner only (EPERM). It is
+ *       how a client that lost an answer learns which jobs exist (D500).
  * </ul>
  *
  * Handlers run on the handle's loop, as the job manager's do.
@@ -50,7 +54,11 @@ final class BridgeService {
   }
 
   Service service() {
-    return Service.builder(NAME).on("submit", this::submit).on("finish", this::finish).build();
+    return Service.builder(NAME)
+        .on("submit", this::submit)
+        .on("finish", this::finish)
+        .on("list", this::list)
+        .build();
   }
 
   private static void onlyKeys(ServiceRequest req, ObjectNode p, String key) {
@@ -110,6 +118,26 @@ final class BridgeService {
               req.respond(a);
             },
             loop::execute);
+  }
+
+  private void list(ServiceRequest req) {
+    ObjectNode p = req.json();
+    if (p.size() > 0) {
+      String k = p.fieldNames().next();
+      throw new RpcException(
+          Errno.EPROTO, req.topic() + ": /" + k + ": unknown key (expected: no keys)");
+    }
+    req.requireOwner("the owner lists jobs");
+    ObjectNode a = Json.object();
+    com.fasterxml.jackson.databind.node.ArrayNode jobs = a.putArray("jobs");
+    for (long id : jm.runningJobs()) {
+      ObjectNode j = jobs.addObject();
+      j.set("id", FluxPayloads.id(id));
+      j.put("userid", Integer.toUnsignedLong(jm.jobUser(id).orElseThrow()));
+      j.set("R", jm.jobR(id).orElseThrow().toJson());
+      j.set("releasing", jm.releasing(id).orElseThrow().toJson());
+    }
+    req.respond(a);
   }
 
   private void finish(ServiceRequest req) {

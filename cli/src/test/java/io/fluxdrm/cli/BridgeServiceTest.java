@@ -145,4 +145,40 @@ class BridgeServiceTest {
             "bridge.finish: user 1000 is not the instance owner (expected: the owner ends jobs)");
     assertThat(allocated()).isEqualTo("rank0/core[0-3]");
   }
+
+  @Test
+  void list_runningJobs_idUserRAndReleasing(@TempDir Path dir) {
+    start(dir, true);
+    FluxHandle alice = hub.attach(Credentials.user(ALICE));
+    call(alice, "bridge.submit", Json.object().set("jobspec", Jobspecs.nodes(1, 1, true)));
+    call(owner, "bridge.submit", Json.object().set("jobspec", Jobspecs.nodes(1, 1, true)));
+    com.fasterxml.jackson.databind.JsonNode jobs =
+        call(owner, "bridge.list", Json.object()).json().get("jobs");
+    assertThat(jobs).hasSize(2);
+    for (int k = 0; k < 2; k++) {
+      com.fasterxml.jackson.databind.JsonNode j = jobs.get(k);
+      assertThat(j.get("id").asLong()).isEqualTo(k + 1);
+      assertThat(j.get("userid").asInt()).isEqualTo(k == 0 ? ALICE : OWNER);
+      assertThat(ResourceSet.fromJson(j.get("R")).summary()).isEqualTo("rank" + k + "/core[0-3]");
+      assertThat(ResourceSet.fromJson(j.get("releasing")).isEmpty()).isTrue();
+    }
+    call(owner, "bridge.finish", Json.object().put("id", 1));
+    assertThat(call(owner, "bridge.list", Json.object()).json().get("jobs"))
+        .extracting(j -> j.get("id").asLong())
+        .containsExactly(2L);
+  }
+
+  @Test
+  void list_notOwnerOrBadPayload_refused(@TempDir Path dir) {
+    start(dir, true);
+    FluxHandle alice = hub.attach(Credentials.user(ALICE));
+    RpcException e = refused(alice, "bridge.list", Json.object());
+    assertThat(e.errnum()).isEqualTo(Errno.EPERM);
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "bridge.list: user 1000 is not the instance owner (expected: the owner lists jobs)");
+    RpcException bad = refused(owner, "bridge.list", Json.object().put("all", true));
+    assertThat(bad.errnum()).isEqualTo(Errno.EPROTO);
+    assertThat(bad.getMessage()).isEqualTo("bridge.list: /all: unknown key (expected: no keys)");
+  }
 }

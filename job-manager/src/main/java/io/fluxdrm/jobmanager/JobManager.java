@@ -314,6 +314,19 @@ public final class JobManager {
     return core.job(jobId).filter(Job::running).map(Job::r);
   }
 
+  /** The ids of the running jobs (those that hold resources), in ascending order. */
+  public java.util.List<Long> runningJobs() {
+    return core.jobs().stream().filter(Job::running).map(Job::id).sorted().toList();
+  }
+
+  /** The user of a running job, if it is one. */
+  public java.util.OptionalInt jobUser(long jobId) {
+    return core.job(jobId)
+        .filter(Job::running)
+        .map(j -> java.util.OptionalInt.of(j.userid()))
+        .orElse(java.util.OptionalInt.empty());
+  }
+
   /** What the job was granted to give back and has not released yet (empty if nothing). */
   public Optional<ResourceSet> releasing(long jobId) {
     return core.job(jobId).filter(Job::running).map(Job::releasing);
