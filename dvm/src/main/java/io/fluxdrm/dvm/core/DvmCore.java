@@ -326,6 +326,7 @@ public final class DvmCore {
           "request " + r.requestId() + " is already in flight (expected: a fresh request id)");
     }
     try {
+      relay(r);
       int size = size(r);
       if (size > config.maxInfos()) {
         throw Refused.badParam(
@@ -355,6 +356,35 @@ public final class DvmCore {
       }
     } catch (Refused e) {
       refuse(r.requestId(), e, ctrlIdOf(r));
+    }
+  }
+
+  /**
+   * Seed 000 "Who answers a request": a request that arrived at a non-master daemon is relayed by
+   * that daemon to the master, which decides it by the same rules as one that arrived directly (the
+   * caller gets the same answer whichever daemon it is attached to). The relay needs a daemon to
+   * relay it: one that is not up (never started, still starting, leaving, failed) or a host that is
+   * no node of the DVM cannot, and the request is refused with {@code PMIX_ERR_UNREACH}, nothing
+   * changed.
+   */
+  private void relay(DvmEvent.Request r) {
+    String via = r.via();
+    if (via.equals(config.master())) {
+      return;
+    }
+    NodeRec n = nodes.get(via);
+    if (n == null || n.daemon != DaemonState.UP) {
+      throw new Refused(
+          PmixStatus.PMIX_ERR_UNREACH,
+          "request via "
+              + via
+              + ": "
+              + (n == null
+                  ? "no node of this DVM"
+                  : "its daemon is " + n.daemon.name().toLowerCase(java.util.Locale.ROOT))
+              + ", so it cannot relay the request to the master "
+              + config.master()
+              + " (expected: a node whose daemon is up)");
     }
   }
 

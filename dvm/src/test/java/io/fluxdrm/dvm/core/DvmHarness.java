@@ -117,6 +117,11 @@ final class DvmHarness {
     return new Client(new PmixProc("sched", 0), 1000, 1000, Client.Kind.SCHEDULER);
   }
 
+  /** The master's host: requests the harness sends on a test's behalf arrive there. */
+  String master() {
+    return core.config().master();
+  }
+
   long nextRequestId() {
     return nextRequest++;
   }
@@ -142,21 +147,21 @@ final class DvmHarness {
   /** An allocation request; returns its answer if it came. */
   Optional<StatusInfos> alloc(Client c, AllocDirective d, Info... infos) {
     long rid = nextRequestId();
-    event(new DvmEvent.AllocationRequest(rid, c, "node1", d, List.of(infos)));
+    event(new DvmEvent.AllocationRequest(rid, c, master(), d, List.of(infos)));
     return Optional.ofNullable(answers.get(rid));
   }
 
   /** A spawn; returns its answer if it came. */
   Optional<StatusInfos> spawn(Client c, List<App> apps, Info... jobInfos) {
     long rid = nextRequestId();
-    event(new DvmEvent.Spawn(rid, c, "node1", apps, List.of(jobInfos)));
+    event(new DvmEvent.Spawn(rid, c, master(), apps, List.of(jobInfos)));
     return Optional.ofNullable(answers.get(rid));
   }
 
   /** Registers {@code c} for every event; returns the handler reference. */
   long registerAll(Client c) {
     long rid = nextRequestId();
-    event(new DvmEvent.RegisterEvents(rid, c, "node1", List.of()));
+    event(new DvmEvent.RegisterEvents(rid, c, master(), List.of()));
     return rid;
   }
 

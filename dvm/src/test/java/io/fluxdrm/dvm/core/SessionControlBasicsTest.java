@@ -113,10 +113,30 @@ class SessionControlBasicsTest {
         .containsExactly("node1", "node2", "node1", "node2");
   }
 
+  /**
+   * C1's session in a second world, as the master sees it: the same requests sent to the master
+   * directly, for comparison with a relayed one (seed 000: the master "applies the same rules it
+   * would to a request that arrived directly").
+   */
+  DvmHarness direct() {
+    DvmHarness d = new DvmHarness(DvmHarness.fourNodes(), new InvariantsExtension());
+    d.sessionControl(
+        tool,
+        "node1",
+        4242,
+        on(PmixKey.PMIX_SESSION_INSTANTIATE),
+        Info.of(PmixKey.PMIX_SESSION_CTRL_ID, "sessionctrl-example"),
+        nodes("node3:2,node4:2"),
+        apps(new App("/bin/sleep", List.of("sleep", "240"), 2, List.of())),
+        job(Info.of(PmixKey.PMIX_MAPBY, "node")));
+    return d;
+  }
+
   @Test
-  void c3_pauseThroughANonMasterDaemonStopsTheSessionsProcessesOnEveryNode() {
+  void c3_pauseThroughANonMasterDaemonIsRelayedAndStopsTheSessionsProcessesOnEveryNode() {
     c1();
     String ns = c1Job();
+    // node2 is not the master and runs none of the session's processes: it relays the request
     StatusInfos a =
         h.sessionControl(tool, "node2", 4242, on(PmixKey.PMIX_SESSION_PAUSE)).orElseThrow();
     assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
@@ -124,10 +144,19 @@ class SessionControlBasicsTest {
     assertThat(h.allStopped(ns)).isTrue();
     assertThat(h.procs.get(ns).values()).extracting(p -> p.host).containsExactly("node3", "node4");
     assertThat(h.core.view().session(4242).orElseThrow().has(DvmView.SessionFlag.PAUSED)).isTrue();
+    // the same answer, decisions and state as the master gives a request that reached it directly
+    DvmHarness d = direct();
+    int from = d.log.size();
+    StatusInfos da =
+        d.sessionControl(tool, "node1", 4242, on(PmixKey.PMIX_SESSION_PAUSE)).orElseThrow();
+    assertThat(a).isEqualTo(da);
+    assertThat(h.log.subList(h.log.size() - (d.log.size() - from), h.log.size()))
+        .isEqualTo(d.log.subList(from, d.log.size()));
+    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(DvmHarness.snapshot(d.core.view()));
   }
 
   @Test
-  void c4_resumeThroughANonMasterDaemonContinuesThem() {
+  void c4_resumeThroughANonMasterDaemonIsRelayedAndContinuesThem() {
     c1();
     String ns = c1Job();
     h.sessionControl(tool, "node3", 4242, on(PmixKey.PMIX_SESSION_PAUSE));
@@ -137,6 +166,43 @@ class SessionControlBasicsTest {
     assertThat(h.signals).containsExactly(ns + " SIGSTOP", ns + " SIGCONT");
     assertThat(h.procs.get(ns).values()).noneMatch(p -> p.stopped);
     assertThat(h.core.view().job(ns).orElseThrow().stopped()).isFalse();
+    DvmHarness d = direct();
+    d.sessionControl(tool, "node1", 4242, on(PmixKey.PMIX_SESSION_PAUSE));
+    assertThat(a)
+        .isEqualTo(
+            d.sessionControl(tool, "node1", 4242, on(PmixKey.PMIX_SESSION_RESUME)).orElseThrow());
+    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(DvmHarness.snapshot(d.core.view()));
+  }
+
+  @Test
+  void c3_c4_aDaemonThatIsNotUpCannotRelayTheRequestWhichIsUnreachAndChangesNothing() {
+    h.autoDaemons = false;
+    // node5 joins the DVM through a standing reservation; its daemon is still starting
+    h.sessionControl(tool, "node1", 7, on(PmixKey.PMIX_SESSION_INSTANTIATE), nodes("node5:2"));
+    assertThat(h.core.view().node("node5").orElseThrow().daemon()).isEqualTo(DaemonState.STARTING);
+    h.autoDaemons = true;
+    c1();
+    String ns = c1Job();
+    String before = DvmHarness.snapshot(h.core.view());
+    for (String via : List.of("node5", "node9")) {
+      StatusInfos a =
+          h.sessionControl(tool, via, 4242, on(PmixKey.PMIX_SESSION_PAUSE)).orElseThrow();
+      assertThat(a.status()).as(via).isEqualTo(PmixStatus.PMIX_ERR_UNREACH);
+      assertThat(info(a, DvmKeys.REASON).orElseThrow().stringValue())
+          .as(via)
+          .startsWith("request via " + via + ": ")
+          .contains("master node1");
+    }
+    assertThat(h.signals).isEmpty();
+    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(before);
+    // once its daemon is up, the same node relays
+    h.event(new DvmEvent.DaemonStarted("node5"));
+    assertThat(
+            h.sessionControl(tool, "node5", 4242, on(PmixKey.PMIX_SESSION_PAUSE))
+                .orElseThrow()
+                .status())
+        .isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(h.signals).containsExactly(ns + " SIGSTOP");
   }
 
   @Test
