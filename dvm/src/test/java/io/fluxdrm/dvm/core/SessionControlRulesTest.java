@@ -201,10 +201,29 @@ class SessionControlRulesTest {
     assertThat(h.timers).containsValue(Duration.ofSeconds(5));
     assertThat(h.core.view().session(4242).orElseThrow().timeLimit())
         .contains(Duration.ofSeconds(5));
+    assertThat(h.signals).isEmpty();
     h.fireAll();
     assertThat(h.signals).containsExactly(ns + " SIGTERM");
     assertThat(h.core.view().session(4242)).isEmpty();
-    assertThat(h.decisions(DvmDecision.ToScheduler.class)).hasSize(1);
+    // the scheduler instantiated it: its one call is the DVM's own SESSION_COMPLETE of 4242
+    assertThat(h.decisions(DvmDecision.ToScheduler.class))
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.requestId()).isEmpty();
+              assertThat(c.call()).isInstanceOf(DvmDecision.SessionControl.class);
+              DvmDecision.SessionControl up = (DvmDecision.SessionControl) c.call();
+              assertThat(up.sessionId()).isEqualTo(4242);
+              assertThat(up.directives())
+                  .startsWith(
+                      Info.of(PmixKey.PMIX_SESSION_COMPLETE, true),
+                      Info.of(PmixKey.PMIX_SESSION_ID, 4242L))
+                  .anySatisfy(
+                      i -> {
+                        assertThat(i.key()).isEqualTo(PmixKey.PMIX_JOB_INFO_ARRAY);
+                        assertThat(i.infosValue()).contains(Info.of(PmixKey.PMIX_NSPACE, ns));
+                      });
+            });
   }
 
   @Test
