@@ -84,8 +84,14 @@ class AnswerTranslatorTest {
                 + "{\"key\":\"pmix.alloc.tgt\",\"type\":\"PMIX_STRING\",\"value\":\"ns\"}]");
   }
 
+  /**
+   * E3's translation only: Flux's R_delta_sub of a RELEASE by node list answers SUCCESS with that
+   * node list, and a sched.free of that part is a valid payload with {@code final: false}. E3's
+   * point, that sched.free leaves only after PMIX_DVM_IS_READY, needs the components in their
+   * order: ElasticBridgeEndToEndTest#e3_releaseByNodeList_schedFreeLeavesOnlyAfterDvmIsReady.
+   */
   @Test
-  void e3_releaseGranted_successWithNodeList_thenFreeFinalFalse() {
+  void releaseGranted_successWithNodeList_andAFreeOfThatPartIsFinalFalse() {
     Translation.Realloc req = grow(AllocDirective.RELEASE, VIEW, info(PMIX_ALLOC_NODE_LIST, "n3"));
     String sub = req.payload().get("R").toString();
     PmixAnswer a =

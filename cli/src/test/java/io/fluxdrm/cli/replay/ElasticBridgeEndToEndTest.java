@@ -162,6 +162,77 @@ class ElasticBridgeEndToEndTest {
     assertThat(w.c.jmTranscript()).contains("sched.free").contains("\"final\":false");
   }
 
+  /** The messages of the job manager's transcript on {@code topic}, requests it sent, in order. */
+  private static List<com.fasterxml.jackson.databind.JsonNode> sent(ElasticWorld w, String topic) {
+    List<com.fasterxml.jackson.databind.JsonNode> l = new ArrayList<>();
+    for (String line : w.c.jmTranscript().split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      try {
+        com.fasterxml.jackson.databind.JsonNode m = Json.mapper().readTree(line);
+        if (m.path("topic").asText().equals(topic)
+            && m.path("type").asText().equals("request")
+            && m.path("direction").asText().equals("out")) {
+          l.add(m.path("payload"));
+        }
+      } catch (java.io.IOException e) {
+        throw new AssertionError("transcript line: " + line, e);
+      }
+    }
+    return l;
+  }
+
+  /**
+   * E3 through the real components in their order: the RELEASE of node3 goes to Flux as a
+   * sched.realloc whose spec_sub and R name node3; Flux's R_delta_sub makes the DVM shrink; the
+   * requester's PMIX_DVM_IS_READY comes once the daemon has left, and only then does {@code
+   * sched.free} leave for node3's part alone, {@code final: false}. Nothing is freed while the
+   * daemon is leaving; the bridge learns it has gone from the DVM's shrink-complete hook, which
+   * runs just before the event (spec/pmix/03 §4), and the order is checked where the event arrives:
+   * at that moment no sched.free has been sent.
+   */
+  @Test
+  void e3_releaseByNodeList_schedFreeLeavesOnlyAfterDvmIsReady() {
+    ElasticWorld w = grownWithSlowStops();
+    List<Boolean> freeSentWhenReady = new ArrayList<>();
+    w.tool.registerEvents(
+        List.of(PmixStatus.PMIX_DVM_IS_READY.code()),
+        e -> freeSentWhenReady.add(!sent(w, "sched.free").isEmpty()));
+    w.c.f.settle();
+
+    StatusInfos r =
+        w.ask(AllocDirective.RELEASE, Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node3"), reqId("r"))
+            .join();
+    w.check();
+    assertThat(r.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    com.fasterxml.jackson.databind.JsonNode realloc =
+        sent(w, "sched.realloc").get(sent(w, "sched.realloc").size() - 1);
+    assertThat(realloc.has("spec_sub")).isTrue();
+    assertThat(realloc.path("spec_sub").toString()).contains("\"hostlist\":[\"node3\"]");
+    assertThat(ResourceSet.fromJson(realloc.path("R")).nodelist().expand())
+        .containsExactly("node3");
+    // the daemon is leaving: no event yet, nothing freed
+    assertThat(w.dvm.departing()).containsExactly("node3");
+    assertThat(freeSentWhenReady).isEmpty();
+    assertThat(sent(w, "sched.free")).isEmpty();
+
+    w.advance(Duration.ofSeconds(5));
+    w.check();
+    assertThat(w.dvm.departing()).isEmpty();
+    assertThat(freeSentWhenReady)
+        .as("sched.free sent when IS_READY arrived")
+        .containsExactly(false);
+    assertThat(sent(w, "sched.free"))
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.path("final").asBoolean(true)).isFalse();
+              assertThat(ResourceSet.fromJson(f.path("R")).nodelist().expand())
+                  .containsExactly("node3");
+            });
+  }
+
   /**
    * B10 / E3: a RELEASE of a whole reservation by PMIX_ALLOC_ID terminates its session in the DVM;
    * on COMPLETE its nodes, their daemons still up, are shrunk out, and the scheduler gets them back
