@@ -65,6 +65,8 @@ class AllocationScenariosTest {
   String b1() {
     StatusInfos a = h.alloc(t, AllocDirective.NEW, nodes("n2:2,n3:2"), reqId("r1")).orElseThrow();
     assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    // phase one: {ALLOC_ID, ALLOC_REQ_ID="r1"}
+    assertThat(info(a, PmixKey.PMIX_ALLOC_REQ_ID)).map(Info::stringValue).contains("r1");
     return info(a, PmixKey.PMIX_ALLOC_ID).orElseThrow().stringValue();
   }
 

@@ -6,6 +6,7 @@ import static io.fluxdrm.dvm.core.DvmHarness.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fluxdrm.pmix.AllocDirective;
+import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
@@ -210,16 +211,26 @@ class ElasticScenariosTest {
     assertThat(hostsOf(j)).containsExactlyInAnyOrder("node1", "node2", "node4");
   }
 
+  /** D7 at radix 2: the core has no routing tree (decision D509), the rest of D7 is shown. */
   @Test
-  void d7_regrowOfAShrunkNodeServesItsOwnJob() {
-    // the core has no routing tree (radix); what remains is that a re-grown node is a full member
+  void d7_regrowOfAShrunkNodeServesItsOwnJobWithoutARoutingTreeDecisionD509() {
     grow("node2,node3", "g1");
     shrink("node3", "s1");
     grow("node4", "g2");
-    grow("node3", "g3");
-    assertThat(eventsFor("g3")).hasSize(1);
+    grow("node3:2", "g3");
+    assertThat(eventsFor("g3"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
     assertThat(hostsOf(spawn(4, mapByNode())))
         .containsExactlyInAnyOrder("node1", "node2", "node3", "node4");
+    // node3 serves a job of its own
+    App onNode3 =
+        new App(
+            "/bin/sleep", List.of("sleep", "1"), 1, List.of(Info.of(PmixKey.PMIX_HOST, "node3")));
+    StatusInfos own = h.spawn(t, List.of(onNode3)).orElseThrow();
+    assertThat(own.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(hostsOf(info(own, PmixKey.PMIX_NSPACE).orElseThrow().stringValue()))
+        .containsExactly("node3");
   }
 
   /**
@@ -274,10 +285,13 @@ class ElasticScenariosTest {
     assertThat(el().campaigns()).isEmpty();
   }
 
+  /** D11 at radix 2, shrink of the deepest: no routing tree in the core (decision D509). */
   @Test
-  void d11_growOfEightNodesThenShrinkOfTheLastBothComplete() {
+  void d11_growOfEightNodesThenShrinkOfTheLastBothCompleteWithoutARoutingTreeDecisionD509() {
     grow("node[2-9]", "g");
-    assertThat(eventsFor("g")).hasSize(1);
+    assertThat(eventsFor("g"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
     shrink("node9", "s");
     assertThat(eventsFor("s"))
         .singleElement()
@@ -450,6 +464,26 @@ class ElasticScenariosTest {
   }
 
   @Test
+  void d19_aPreMapJobWaitsForBothCampaignsAndAnOpenGrowHoldsNothingAtLaunch() {
+    String j = mappedBeforeShrink();
+    h.autoDaemons = false;
+    grow("node4", "g");
+    // only a grow is open: a job reaching LAUNCH_APPS is not held there
+    h.event(new DvmEvent.LaunchApps(j));
+    assertThat(el().heldAtLaunch()).isEmpty();
+    assertThat(hostsOf(j)).containsExactlyInAnyOrder("node1", "node2");
+    shrink("node3", "s");
+    h.autoLaunchApps = true;
+    String k = spawn(1);
+    assertThat(el().heldAtMap()).containsExactly(k);
+    h.event(new DvmEvent.DaemonStarted("node4"));
+    assertThat(el().heldAtMap()).containsExactly(k); // the shrink is still open
+    h.event(new DvmEvent.DaemonLeft("node3"));
+    assertThat(el().heldAtMap()).isEmpty();
+    assertThat(h.core.view().job(k).orElseThrow().state()).isEqualTo(DvmView.JobState.RUNNING);
+  }
+
+  @Test
   void d20_aShrinkWhoseStopCannotBeSentEndsInDvmModReleasesTheHeldJobsAndKeepsTheNode() {
     String j = mappedBeforeShrink();
     h.autoDaemons = false;
@@ -586,9 +620,14 @@ class ElasticScenariosTest {
     assertThat(el().campaigns()).singleElement().satisfies(c -> assertThat(c.grow()).isFalse());
     assertThat(el().fence()).isEqualTo(1);
     h.event(new DvmEvent.DaemonLeft("node3"));
-    assertThat(eventsFor("s")).hasSize(1);
+    assertThat(eventsFor("s"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
+    assertThat(h.core.view().node("node3")).isEmpty();
     assertThat(daemon("node1")).isEqualTo(DaemonState.UP);
-    assertThat(h.core.view().job(j)).isPresent();
+    assertThat(h.core.view().job(j).orElseThrow().state()).isEqualTo(DvmView.JobState.RUNNING);
+    h.autoDaemons = true;
+    assertThat(hostsOf(spawn(1))).doesNotContain("node3");
   }
 
   @Test
@@ -596,14 +635,22 @@ class ElasticScenariosTest {
     grow("node2", "g0");
     h.autoDaemons = false;
     grow("node3", "g");
-    long before = h.answers.size();
-    assertThat(shrink("node2", "s")).isEmpty();
-    assertThat(h.core.view().pendingRequests()).hasSize(1);
+    long rid = h.nextRequestId();
+    h.event(
+        new DvmEvent.AllocationRequest(
+            rid, t, "node1", AllocDirective.RELEASE, List.of(nodes("node2"), reqId("s"))));
+    assertThat(h.answers).doesNotContainKey(rid);
+    assertThat(h.core.view().pendingRequests())
+        .singleElement()
+        .satisfies(p -> assertThat(p.requestId()).isEqualTo(rid));
     h.event(new DvmEvent.DaemonStarted("node3"));
-    assertThat(h.answers.size()).isEqualTo((int) before + 1);
+    assertThat(h.answers.get(rid).status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
     assertThat(el().campaigns()).singleElement().satisfies(c -> assertThat(c.grow()).isFalse());
     h.event(new DvmEvent.DaemonLeft("node2"));
-    assertThat(eventsFor("s")).hasSize(1);
+    assertThat(eventsFor("s"))
+        .singleElement()
+        .satisfies(n -> assertThat(n.event().status()).isEqualTo(READY));
+    assertThat(h.core.view().node("node2")).isEmpty();
   }
 
   @Test
