@@ -152,6 +152,7 @@ class AnswerTranslatorTest {
         .isEqualTo(PmixStatus.PMIX_ERR_JOB_CANCELED);
   }
 
+  /** An error response (not a response type): errno → status. Not E5, which is type 3. */
   @ParameterizedTest(name = "errno {0} -> {1}")
   @CsvSource({
     "38, PMIX_ERR_NOT_SUPPORTED",
@@ -170,15 +171,20 @@ class AnswerTranslatorTest {
     "113, PMIX_ERR_UNREACH",
     "5, PMIX_ERROR",
   })
-  void e5_errorResponse_errnoMapped(int errnum, PmixStatus status) {
+  void errorResponse_errnoMapped(int errnum, PmixStatus status) {
     Translation.Realloc req = grow(AllocDirective.NEW, VIEW, info(PMIX_ALLOC_NUM_NODES, 1));
     PmixAnswer a = AnswerTranslator.error(req, errnum, "x");
     assertThat(a.status()).isEqualTo(status);
     assertThat(a.message()).isEqualTo("sched.realloc failed: errno " + errnum + ": x");
   }
 
+  /**
+   * The node list of a grant on new nodes, which the DVM grows onto. E7 itself (the grow and its
+   * DVM_IS_READY or ERR_DVM_MOD) is shown end to end in ElasticBridgeEndToEndTest (grow_d2,
+   * grow_d16).
+   */
   @Test
-  void e7_grantOnNewNodes_nodeListNamesEveryNewHostWithSlots() {
+  void grantOnNewNodes_nodeListNamesEveryNewHostWithSlots() {
     String grant =
         "{\"version\":1,\"execution\":{\"R_lite\":[{\"rank\":\"4\",\"children\":{\"core\":\"0-3\"}},"
             + "{\"rank\":\"5-6\",\"children\":{\"core\":\"0-15\"}}],\"nodelist\":[\"n5,m[1-2]\"]}}";
@@ -189,8 +195,12 @@ class AnswerTranslatorTest {
     assertThat(a.infos().get(1)).isEqualTo(info(PMIX_ALLOC_NODE_LIST, "n5:4,m1:16,m2:16"));
   }
 
+  /**
+   * The time and the infos of E9's warning, computed. Nothing in the bridge arms the warning yet,
+   * so E9 itself is not shown (docs/scenarios.md).
+   */
   @Test
-  void e9_expirationAndWarnTimeout_warningAtExpirationMinusWtmo() {
+  void warningTime_expirationMinusWtmo_andTheWarningsInfos() {
     Translation.Realloc req =
         grow(
             AllocDirective.NEW,
