@@ -31,7 +31,10 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Each original sender becomes an in-memory client with the recorded credentials (the instance
  * owner's when the transcript was recorded at a client, before the transport stamped them);
- * requests keep their flags, topic, payload and matchtag.
+ * requests keep their flags, topic, payload and matchtag. A transcript recorded at clients may hold
+ * the requests of several connections, which name no sender there: a request whose matchtag is
+ * still in flight in the replay (RFC 6: one request per matchtag and connection) came from another
+ * connection, and is replayed from another client (D493).
  *
  * <p>Stable: user tests may rely on it; it changes only with a decision that says so
  * (docs/transcripts.md, "What is stable").
@@ -63,11 +66,18 @@ public final class Replay {
     Map<String, String> originalSender = new HashMap<>();
     Instant start = lines.isEmpty() ? Instant.EPOCH : lines.get(0).time();
     MessageTap.Direction[] responseDirection = {MessageTap.Direction.OUT};
+    // per replay client, the matchtags of its requests the service has not finished answering
+    // (true: a stream's)
+    Map<String, Map<Integer, Boolean>> inFlight = new HashMap<>();
     server.tap(
         (d, m) -> {
           if (d == MessageTap.Direction.OUT
               && m.type() == MessageType.RESPONSE
               && name.equals(m.service())) {
+            Map<Integer, Boolean> f = m.sender() == null ? null : inFlight.get(m.sender());
+            if (f != null && (!f.getOrDefault(m.matchtag(), false) || m.errnum() != 0)) {
+              f.remove(m.matchtag());
+            }
             String s =
                 m.sender() == null ? "" : originalSender.getOrDefault(m.sender(), m.sender());
             actual.add(render(m, s, normalisations));
@@ -100,6 +110,8 @@ public final class Replay {
         atService ? MessageTap.Direction.OUT : MessageTap.Direction.IN;
     List<String> expected = new ArrayList<>();
     Map<String, FluxHandle> clients = new HashMap<>();
+    Map<String, String> clientIds = new HashMap<>();
+    int[] nextClient = {1};
     responseDirection[0] = responseDir;
     List<TranscriptLine> kept = new ArrayList<>();
     long elapsed = 0;
@@ -126,11 +138,24 @@ public final class Replay {
       } else if (l.direction() == requestDir && m.type() == MessageType.REQUEST) {
         String sender = m.sender() == null ? "" : m.sender();
         String key = sender + "/" + m.userid() + "/" + m.rolemask();
+        if (!atService) {
+          // recorded at clients, requests name no sender: the requests of several connections are
+          // told apart by their matchtags (RFC 6: one request in flight per matchtag and
+          // connection), so one whose matchtag is in flight is replayed from another client
+          int n = 0;
+          while (clients.containsKey(key + "#" + n)
+              && inFlight.get(clientIds.get(key + "#" + n)).containsKey(m.matchtag())) {
+            n++;
+          }
+          key = key + "#" + n;
+        }
         FluxHandle c = clients.get(key);
         if (c == null) {
-          String id = "replay-client-" + (clients.size() + 1);
+          String id = "replay-client-" + nextClient[0]++;
           nextId[0] = id;
           originalSender.put(id, sender);
+          inFlight.put(id, new HashMap<>());
+          clientIds.put(key, id);
           // a client records its requests before the transport stamps them (userid unknown):
           // those are replayed as the instance owner
           c =
@@ -139,6 +164,9 @@ public final class Replay {
                       ? Credentials.owner(0)
                       : new Credentials(m.userid(), m.rolemask()));
           clients.put(key, c);
+        }
+        if (!m.has(Flags.NORESPONSE)) {
+          inFlight.get(clientIds.get(key)).put(m.matchtag(), m.has(Flags.STREAMING));
         }
         if (m.topic().equals(name + ".disconnect")) {
           // only the hub sends disconnect notices (RFC 3, D221): the recorded one is replayed by

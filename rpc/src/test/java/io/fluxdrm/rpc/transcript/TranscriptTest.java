@@ -286,6 +286,66 @@ class TranscriptTest {
         .contains("\"payload\":{\"n\":3,\"ms\":1000,\"owner\":true}}");
   }
 
+  /**
+   * A service that parks each request for a second and, as RFC 6 asks, refuses a second request
+   * whose matchtag its sender has in flight.
+   */
+  static Service parking(EventLoop loop) {
+    io.fluxdrm.rpc.service.PendingRequests<Boolean> pending =
+        new io.fluxdrm.rpc.service.PendingRequests<>();
+    int[] n = {0};
+    return Service.builder("park")
+        .on(
+            "wait",
+            r -> {
+              var key = pending.add(r, true);
+              int mine = ++n[0];
+              loop.schedule(
+                  Duration.ofSeconds(1),
+                  () -> {
+                    pending.remove(key);
+                    r.respond(Json.object().put("n", mine));
+                  });
+            })
+        .build();
+  }
+
+  /**
+   * Two connections tapped into one transcript (a demo's job shells): their requests name no sender
+   * at the client, and both use matchtag 1 while the other's is in flight. The replay tells them
+   * apart by the matchtag in flight, as two clients, instead of sending both from one (EPROTO).
+   */
+  @Test
+  void replay_twoClientsInOneClientTranscript_sameMatchtagInFlight_replaysSame() {
+    ManualEventLoop loop = new ManualEventLoop();
+    Hub hub = new Hub(loop);
+    hub.attach(Credentials.owner(1000)).register(parking(loop));
+    loop.runPending();
+    StringWriter w = new StringWriter();
+    TranscriptRecorder rec = new TranscriptRecorder(w, clockOf(loop));
+    FluxHandle a = hub.attach(Credentials.owner(1000));
+    FluxHandle b = hub.attach(Credentials.owner(1000));
+    a.tap(rec);
+    b.tap(rec);
+    a.rpc("park.wait", Json.object());
+    loop.advance(Duration.ofMillis(300));
+    b.rpc("park.wait", Json.object());
+    loop.advance(Duration.ofMillis(800));
+    // a's first is answered, b's is in flight: a reuses matchtag 1, as b did
+    a.rpc("park.wait", Json.object());
+    loop.advance(Duration.ofSeconds(2));
+    List<TranscriptLine> lines =
+        Transcript.parse(List.of(w.toString().split("\n")), "clients.jsonl");
+    assertThat(lines)
+        .filteredOn(l -> l.message().type() == io.fluxdrm.rpc.MessageType.REQUEST)
+        .extracting(l -> l.message().matchtag())
+        .containsExactly(1, 1, 1);
+    ReplayResult r = Replay.run(lines, TranscriptTest::parking, List.of());
+    assertThat(r.unifiedDiff()).isEmpty();
+    assertThat(r.requests()).isEqualTo(3);
+    assertThat(r.responses()).isEqualTo(3);
+  }
+
   @Test
   void update_changedService_rewritesTranscriptThatThenReplays() throws Exception {
     Path file = record();
