@@ -150,7 +150,10 @@ class DemoCommandTest {
     assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "mark-text"))
         .extracting(org.w3c.dom.Element::getTextContent)
         .anyMatch(t -> t.startsWith("ƒ2 grow denied"))
-        .contains("ƒ3 grow waits", "session 2 grow rolled back (PMIX_ERR_DVM_MOD)");
+        .contains(
+            "ƒ3 grow held, then granted",
+            "grow onto node15 rolled back (PMIX_ERR_DVM_MOD)",
+            "session 1000 paused, resumed, terminated, complete");
     assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "title"))
         .extracting(org.w3c.dom.Element::getTextContent)
         .containsExactly("Allocation over time: fluxdrm demo");
@@ -158,7 +161,10 @@ class DemoCommandTest {
     assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "rect", "daemon"))
         .extracting(e -> e.getAttribute("data-row"))
         .containsExactlyInAnyOrder("node12", "node13", "node15");
-    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark rollback")).hasSize(1);
+    // the rollback on its node's row, and once in the lane of requests with its text
+    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark rollback"))
+        .extracting(e -> e.getAttribute("data-row"))
+        .containsExactly("", "node15");
   }
 
   /** Without --picture the picture goes beside the transcript, named after it (D460). */

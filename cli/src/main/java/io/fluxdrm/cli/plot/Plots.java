@@ -14,13 +14,18 @@ public final class Plots {
 
   private Plots() {}
 
+  /** The picture's model: its counts, legend, texts and marks, and what the writers draw. */
+  public static Picture picture(Timeline t, String title, int width, int height) {
+    return SceneLayout.picture(t, title, width, height);
+  }
+
   /** The picture as SVG text. */
   public static String svg(Timeline t, String title, int width, int height) {
-    return SvgWriter.write(SceneLayout.of(t, title, width, height));
+    return SvgWriter.write(picture(t, title, width, height).scene());
   }
 
   /** The picture as PNG bytes. */
   public static byte[] png(Timeline t, String title, int width, int height) {
-    return PngWriter.write(SceneLayout.of(t, title, width, height));
+    return PngWriter.write(picture(t, title, width, height).scene());
   }
 }

@@ -24,7 +24,18 @@ final class Board {
 
   private record BarRec(String row, String job, long from, long to, Timeline.Phase phase) {}
 
-  private record MarkRec(String row, long at, Timeline.MarkKind kind, String job, String text) {}
+  /**
+   * A mark; {@code dvm} when the DVM's traffic told it, with {@code since} the time of the request
+   * it answers (a Flux grant or denial read in that window is the same event).
+   */
+  private record MarkRec(
+      String row,
+      long at,
+      Timeline.MarkKind kind,
+      String job,
+      String text,
+      boolean dvm,
+      long since) {}
 
   private record WaitRec(String job, long from, long to, String text) {}
 
@@ -48,7 +59,6 @@ final class Board {
   private long last = Long.MIN_VALUE;
   private long earliest = Long.MAX_VALUE;
   private int unattributed;
-  private long answers;
 
   static long nanos(Instant t) {
     return t.getEpochSecond() * 1_000_000_000L + t.getNano();
@@ -217,7 +227,50 @@ final class Board {
   }
 
   void mark(String row, long at, Timeline.MarkKind kind, String job, String text) {
-    marks.add(new MarkRec(row, at, kind, job, text));
+    marks.add(new MarkRec(row, at, kind, job, text, false, at));
+  }
+
+  /**
+   * A grow, shrink or denial the DVM answered at {@code at} to a request sent at {@code since}:
+   * when the Flux traffic read shows the same grant or denial in that window (the DVM's scheduler
+   * asked Flux), the timeline keeps the Flux mark only.
+   */
+  void dvmMark(String row, long since, long at, Timeline.MarkKind kind, String job, String text) {
+    marks.add(new MarkRec(row, at, kind, job, text, true, since));
+  }
+
+  /**
+   * The marks but those the DVM told of an event a Flux mark shows already: a grant's ▲ or ▼ on the
+   * same row, a denial, each Flux mark standing for one DVM mark at most.
+   */
+  private List<MarkRec> once() {
+    List<MarkRec> out = new ArrayList<>();
+    java.util.Set<MarkRec> paired =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    for (MarkRec m : marks) {
+      if (m.dvm()) {
+        MarkRec same =
+            marks.stream()
+                .filter(
+                    f ->
+                        !f.dvm()
+                            && f.kind() == m.kind()
+                            && java.util.Objects.equals(f.row(), m.row())
+                            && f.job() != null
+                            && jobs.get(f.job()).job.source() == Timeline.Source.FLUX
+                            && f.at() >= m.since()
+                            && f.at() <= m.at()
+                            && !paired.contains(f))
+                .findFirst()
+                .orElse(null);
+        if (same != null) {
+          paired.add(same);
+          continue;
+        }
+      }
+      out.add(m);
+    }
+    return out;
   }
 
   void waited(String job, long from, long to, String text) {
@@ -301,7 +354,7 @@ final class Board {
             .thenComparingLong(Timeline.Bar::from)
             .thenComparingInt(Timeline.Bar::job));
     List<Timeline.Mark> outMarks = new ArrayList<>();
-    for (MarkRec m : marks) {
+    for (MarkRec m : once()) {
       outMarks.add(
           new Timeline.Mark(
               m.row() == null ? -1 : rowIndex.get(m.row()),
@@ -365,14 +418,5 @@ final class Board {
       }
     }
     return Integer.compare(a.length() - i, b.length() - j);
-  }
-
-  /** Counts a final answer: a request answered after this count grew had to wait. */
-  void answered() {
-    answers++;
-  }
-
-  long answers() {
-    return answers;
   }
 }

@@ -34,7 +34,15 @@ final class DvmTraffic {
   private final Board board;
 
   private record Request(
-      String topic, int directive, JsonNode infos, long sessionId, long at, long answersBefore) {}
+      String topic,
+      int directive,
+      JsonNode infos,
+      long sessionId,
+      long at,
+      long answersBefore,
+      long readyBefore,
+      List<String> rows,
+      boolean scheduler) {}
 
   /** A grow or shrink whose second-phase event has not come yet. */
   private record Campaign(
@@ -43,6 +51,19 @@ final class DvmTraffic {
   private final Map<String, Request> requests = new HashMap<>();
   private final Map<String, String> labels = new HashMap<>();
   private final Deque<Campaign> campaigns = new ArrayDeque<>();
+
+  /**
+   * The DVM's final answers read so far, but those to its scheduler: a request answered after this
+   * count grew waited. The scheduler's own requests while it serves the DVM's upcall (the session
+   * it instantiates over a grant) are part of that answer, not a reason to wait.
+   */
+  private long answers;
+
+  /** The routes of the DVM's scheduler ({@code dvm.scheduler-attach}). */
+  private final Set<String> schedulers = new java.util.HashSet<>();
+
+  /** The PMIX_DVM_IS_READY events read so far: a spawn answered after one came was held. */
+  private long readies;
 
   DvmTraffic(Board board) {
     this.board = board;
@@ -55,16 +76,28 @@ final class DvmTraffic {
             || topic.equals(DvmTopics.SCHED_NODES_RELEASED));
   }
 
-  void request(String topic, String pairKey, JsonNode p, long at) {
+  void request(String topic, String pairKey, String route, JsonNode p, long at) {
+    if (topic.equals(DvmTopics.SCHEDULER_ATTACH)) {
+      schedulers.add(route);
+    }
     if (p == null || !p.isObject()) {
       return;
     }
+    boolean scheduler = schedulers.contains(route);
     switch (topic) {
       case DvmTopics.ALLOC ->
           requests.put(
               pairKey,
               new Request(
-                  topic, p.path("directive").asInt(-1), p.path("infos"), -1, at, board.answers()));
+                  topic,
+                  p.path("directive").asInt(-1),
+                  p.path("infos"),
+                  -1,
+                  at,
+                  answers,
+                  readies,
+                  List.of(),
+                  scheduler));
       case DvmTopics.SESSION_CONTROL ->
           requests.put(
               pairKey,
@@ -74,10 +107,23 @@ final class DvmTraffic {
                   p.path("directives"),
                   p.path("session_id").asLong(-1),
                   at,
-                  board.answers()));
-      case DvmTopics.SPAWN ->
-          requests.put(
-              pairKey, new Request(topic, -1, p.path("job_infos"), -1, at, board.answers()));
+                  answers,
+                  readies,
+                  List.of(),
+                  scheduler));
+      case DvmTopics.SPAWN -> {
+        // where it goes: the nodes of the grow its PMIX_ALLOC_ID names, when one is open
+        String into = text(p.path("job_infos"), PmixKey.PMIX_ALLOC_ID);
+        List<String> rows =
+            campaigns.stream()
+                .filter(c -> c.grow() && into != null && into.equals(c.allocId()))
+                .map(Campaign::rows)
+                .findFirst()
+                .orElse(List.of());
+        requests.put(
+            pairKey,
+            new Request(topic, -1, p.path("job_infos"), -1, at, answers, readies, rows, scheduler));
+      }
       case DvmTopics.SCHED_SESSION_CONTROL -> {
         if (bool(p.path("directives"), PmixKey.PMIX_SESSION_COMPLETE)) {
           String job = sessionJob(p.path("session_id").asLong(-1), p.path("directives"));
@@ -109,7 +155,9 @@ final class DvmTraffic {
     if (req == null || p == null || !p.isObject()) {
       return;
     }
-    board.answered();
+    if (!req.scheduler()) {
+      answers++;
+    }
     int status =
         errnum != 0
             ? PmixStatus.PMIX_ERROR.code()
@@ -117,15 +165,7 @@ final class DvmTraffic {
     switch (topic) {
       case DvmTopics.ALLOC -> alloc(req, route, status, p.path("infos"), at);
       case DvmTopics.SESSION_CONTROL -> session(req, status, p.path("infos"), at);
-      case DvmTopics.SPAWN -> {
-        if (board.answers() - 1 > req.answersBefore()) {
-          board.waited(
-              null,
-              req.at(),
-              at,
-              "spawn " + p.path("nspace").asText("") + " held, then " + statusName(status));
-        }
-      }
+      case DvmTopics.SPAWN -> spawned(req, status, p, at);
       default -> {}
     }
   }
@@ -145,8 +185,9 @@ final class DvmTraffic {
     }
     if (status != PmixStatus.PMIX_SUCCESS.code()) {
       String why = text(infos, DvmWire.ERROR_KEY);
-      board.mark(
+      board.dvmMark(
           null,
+          req.at(),
           at,
           Timeline.MarkKind.DENIED,
           job,
@@ -168,7 +209,7 @@ final class DvmTraffic {
       for (String r : rows) {
         board.daemonStart(r, at);
         if (req.directive() == AllocDirective.EXTEND.code()) {
-          board.mark(r, at, Timeline.MarkKind.GROW, job, "");
+          board.dvmMark(r, req.at(), at, Timeline.MarkKind.GROW, job, "");
         }
       }
       campaigns.add(new Campaign(route, allocId, job, rows, true, at));
@@ -182,7 +223,7 @@ final class DvmTraffic {
       } else {
         List<String> rows = board.rows(nodes);
         for (String r : rows) {
-          board.mark(r, at, Timeline.MarkKind.SHRINK, job, "");
+          board.dvmMark(r, req.at(), at, Timeline.MarkKind.SHRINK, job, "");
         }
         board.releasing(job, rows, at);
         campaigns.add(new Campaign(route, allocId, job, rows, false, at));
@@ -190,9 +231,29 @@ final class DvmTraffic {
     } else if (req.directive() == AllocDirective.REQ_CANCEL.code()) {
       board.mark(null, at, Timeline.MarkKind.CANCELED, job, labelOf(job) + " request canceled");
     }
-    if (board.answers() - 1 > req.answersBefore()) {
+    if (answers - 1 > req.answersBefore()) {
       board.waited(job, req.at(), at, labelOf(job) + " " + d + " held, then granted");
     }
+  }
+
+  /**
+   * A spawn's answer: held when it came after the DVM's other answers or after its ready event (the
+   * job waited at map for the daemons of the grow it was spawned into).
+   */
+  private void spawned(Request req, int status, JsonNode p, long at) {
+    boolean afterReady = readies > req.readyBefore();
+    if (!afterReady && answers - 1 <= req.answersBefore()) {
+      return;
+    }
+    String into = text(req.infos(), PmixKey.PMIX_ALLOC_ID);
+    String job = into == null ? null : "dvm:" + into;
+    String where = req.rows().isEmpty() ? "" : " onto " + Hostlist.of(req.rows());
+    String why =
+        afterReady
+            ? " held until " + (req.rows().isEmpty() ? "the daemons" : "their daemons") + " were up"
+            : " held";
+    board.mark(null, req.at(), Timeline.MarkKind.HELD, job, "spawn" + where + why);
+    board.waited(job, req.at(), at, "spawn" + where + why + ", then " + statusName(status));
   }
 
   /** PMIX_DVM_IS_READY or PMIX_ERR_DVM_MOD to a requester: the oldest open campaign it names. */
@@ -202,6 +263,9 @@ final class DvmTraffic {
     boolean failed = status == PmixStatus.PMIX_ERR_DVM_MOD.code();
     if (!ready && !failed) {
       return;
+    }
+    if (ready) {
+      readies++;
     }
     String allocId = text(e.path("infos"), PmixKey.PMIX_ALLOC_ID);
     Campaign c = null;
@@ -226,12 +290,13 @@ final class DvmTraffic {
       for (String r : c.rows()) {
         board.daemonLeft(r, at, Timeline.MarkKind.ROLLBACK, "");
       }
+      // once in the lane of requests, with its text: the grow failed, it is no denial
       board.mark(
           null,
           at,
-          Timeline.MarkKind.DENIED,
+          Timeline.MarkKind.ROLLBACK,
           c.job(),
-          labelOf(c.job()) + " grow rolled back (PMIX_ERR_DVM_MOD)");
+          "grow onto " + Hostlist.of(c.rows()) + " rolled back (PMIX_ERR_DVM_MOD)");
     } else {
       board.free(c.job(), labelOf(c.job()), Timeline.Source.DVM, c.rows(), at);
       for (String r : c.rows()) {
@@ -246,8 +311,9 @@ final class DvmTraffic {
     String l = labelOf(job);
     if (status != PmixStatus.PMIX_SUCCESS.code()) {
       String why = text(infos, DvmWire.ERROR_KEY);
-      board.mark(
+      board.dvmMark(
           null,
+          req.at(),
           at,
           Timeline.MarkKind.DENIED,
           job,
@@ -259,7 +325,7 @@ final class DvmTraffic {
       board.hold(job, l, Timeline.Source.DVM, rows, at);
       if (bool(d, PmixKey.PMIX_SESSION_EXTEND)) {
         for (String r : rows) {
-          board.mark(r, at, Timeline.MarkKind.GROW, job, "");
+          board.dvmMark(r, req.at(), at, Timeline.MarkKind.GROW, job, "");
         }
       }
     }

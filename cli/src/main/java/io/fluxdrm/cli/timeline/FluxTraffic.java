@@ -34,6 +34,9 @@ final class FluxTraffic {
   private final Map<String, Long> jobManagerRequests = new HashMap<>();
   private final Map<Long, Boolean> heldShown = new HashMap<>();
 
+  /** The final answers read so far: a request answered after this count grew had to wait. */
+  private long answers;
+
   FluxTraffic(Board board) {
     this.board = board;
   }
@@ -63,13 +66,13 @@ final class FluxTraffic {
       case Rfc27Topics.ALLOC -> {
         long id = p.path("id").asLong(-1);
         if (id >= 0) {
-          allocs.putIfAbsent(id, new Pending(id, "alloc", at, board.answers()));
+          allocs.putIfAbsent(id, new Pending(id, "alloc", at, answers));
         }
       }
       case Rfc51Topics.SCHED_REALLOC -> {
         long id = p.path("job_id").asLong(-1);
         if (id >= 0) {
-          reallocs.put(pairKey, new Pending(id, what(p), at, board.answers()));
+          reallocs.put(pairKey, new Pending(id, what(p), at, answers));
         }
       }
       case Rfc27Topics.FREE -> free(p, at);
@@ -140,7 +143,7 @@ final class FluxTraffic {
       return;
     }
     allocs.remove(id);
-    board.answered();
+    answers++;
     if (type == AllocResponseType.SUCCESS.code()) {
       Optional<ResourceSet> r = rOf(p, "R");
       if (r.isEmpty()) {
@@ -148,7 +151,7 @@ final class FluxTraffic {
         return;
       }
       board.hold(key(id), label(id), Timeline.Source.FLUX, board.rows(r.get()), at);
-      if (req != null && (heldShown.containsKey(id) || board.answers() - 1 > req.answersBefore())) {
+      if (req != null && (heldShown.containsKey(id) || answers - 1 > req.answersBefore())) {
         board.waited(key(id), req.at(), at, label(id) + " alloc held, then granted");
       }
     } else if (type == AllocResponseType.DENY.code()) {
@@ -165,12 +168,12 @@ final class FluxTraffic {
   }
 
   private void reallocAnswer(Pending req, JsonNode p, long at) {
-    board.answered();
+    answers++;
     long id = req.job();
     String k = key(id);
     String l = label(id);
     int type = p.path("type").asInt(-1);
-    boolean waited = board.answers() - 1 > req.answersBefore();
+    boolean waited = answers - 1 > req.answersBefore();
     if (type == ReallocResponseType.SUCCESS.code()) {
       Optional<ResourceSet> add = rOf(p, "R_delta_add");
       Optional<ResourceSet> sub = rOf(p, "R_delta_sub");
@@ -211,7 +214,7 @@ final class FluxTraffic {
    * itself).
    */
   void reallocAnswer(long job, String what, long requestedAt, JsonNode p, long at) {
-    reallocAnswer(new Pending(job, what, requestedAt, board.answers()), p, at);
+    reallocAnswer(new Pending(job, what, requestedAt, answers), p, at);
   }
 
   /** RFC 27 {@code sched.free}: the intervals end; {@code final} ends the job. */

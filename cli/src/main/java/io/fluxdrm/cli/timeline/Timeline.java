@@ -7,7 +7,9 @@ import java.util.Objects;
 /**
  * Allocation over time: one row per node, the intervals each job held on it, and the marks of what
  * happened (grows, shrinks, denials, held requests, DVM daemons starting and leaving). Times are
- * nanoseconds from {@link #start}; every interval lies within {@code [0, span]}.
+ * nanoseconds from {@link #start}; every interval lies within {@code [0, span]}. One event is one
+ * mark, however many of the transcripts read show it: a grant the job manager's and the DVM's
+ * answers both carry, a denial the DVM passes on from the scheduler (D494).
  *
  * @param start the time of the timeline's left edge
  * @param span the length of the timeline in nanoseconds (at least 1)
@@ -99,9 +101,12 @@ public record Timeline(
     GROW,
     /** A grant took the node from the job (▼). */
     SHRINK,
-    /** A request was refused (✕, in the lane of requests). */
+    /** A request was refused (✕, in the lane of requests); a rolled-back grow is no denial. */
     DENIED,
-    /** A request is held: pending at the scheduler or the DVM (in the lane of requests). */
+    /**
+     * A request is held: pending at the scheduler or the DVM, or a spawn waiting for the daemons of
+     * the grow it was spawned into (in the lane of requests).
+     */
     HELD,
     /** A request was cancelled (in the lane of requests). */
     CANCELED,
@@ -111,7 +116,10 @@ public record Timeline(
     DAEMON_UP,
     /** A DVM daemon left the node. */
     DAEMON_LEFT,
-    /** A grow failed and was rolled back (PMIX_ERR_DVM_MOD). */
+    /**
+     * A grow failed and was rolled back (PMIX_ERR_DVM_MOD): on each of its nodes' rows, and once in
+     * the lane of requests with its text.
+     */
     ROLLBACK,
     /** A session was paused, resumed, terminated or completed. */
     SESSION

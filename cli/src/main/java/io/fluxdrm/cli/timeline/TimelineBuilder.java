@@ -57,7 +57,7 @@ public final class TimelineBuilder {
       if (FluxTraffic.reads(topic)) {
         flux.request(topic, pairKey, p, at);
       } else {
-        dvm.request(topic, pairKey, p, at);
+        dvm.request(topic, pairKey, route, p, at);
       }
     } else if (m.type() == MessageType.RESPONSE) {
       if (FluxTraffic.reads(topic)) {

@@ -101,7 +101,7 @@ public class PlotsTest {
         .contains("ƒ2", "ƒ3");
     assertThat(withClass(d, "text", "mark-text"))
         .extracting(Element::getTextContent)
-        .contains("ƒ3 grow waits", "ƒ2 grow canceled")
+        .contains("ƒ3 grow held, then granted", "ƒ2 grow canceled")
         .anyMatch(s -> s.startsWith("ƒ2 grow denied: unsatisfiable request"));
     assertThat(withClass(d, "text", "title"))
         .extracting(Element::getTextContent)
@@ -162,9 +162,10 @@ public class PlotsTest {
     assertThat(withClass(d, "polygon", "mark daemon-start")).hasSize(4);
     assertThat(withClass(d, "polygon", "mark daemon-up")).hasSize(3);
     assertThat(withClass(d, "polygon", "mark daemon-left")).hasSize(3);
+    // on the node's row, and once in the lane of requests with its text
     assertThat(withClass(d, "polygon", "mark rollback"))
         .extracting(e -> e.getAttribute("data-row"))
-        .containsExactly("node3");
+        .containsExactly("", "node3");
   }
 
   @Test
@@ -203,6 +204,109 @@ public class PlotsTest {
       int rgb = im.getRGB((int) (r.x() + r.w() / 4), (int) (r.y() + r.h() / 2)) & 0xffffff;
       assertThat(String.format("#%06x", rgb)).isEqualTo(palette.get(job.equals("ƒ2") ? 0 : 1));
     }
+  }
+
+  /** The boxes of the SVG's texts, as {@link TextBox} measures them, with their text. */
+  static List<String> overlappingOrOutside(Document d) {
+    Element svg = d.getDocumentElement();
+    double w = Double.parseDouble(svg.getAttribute("width"));
+    double h = Double.parseDouble(svg.getAttribute("height"));
+    List<TextBox> boxes = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
+    NodeList nl = d.getElementsByTagName("text");
+    for (int i = 0; i < nl.getLength(); i++) {
+      Element e = (Element) nl.item(i);
+      Scene.Anchor a =
+          switch (e.getAttribute("text-anchor")) {
+            case "middle" -> Scene.Anchor.MIDDLE;
+            case "end" -> Scene.Anchor.END;
+            default -> Scene.Anchor.START;
+          };
+      boxes.add(
+          TextBox.of(
+              new Scene.Text(
+                  Double.parseDouble(e.getAttribute("x")),
+                  Double.parseDouble(e.getAttribute("y")),
+                  e.getTextContent(),
+                  Double.parseDouble(e.getAttribute("font-size")),
+                  "#000000",
+                  a,
+                  e.getAttribute("font-weight").equals("bold"),
+                  false,
+                  null,
+                  null)));
+      texts.add(e.getTextContent());
+    }
+    List<String> bad = new ArrayList<>();
+    for (int i = 0; i < boxes.size(); i++) {
+      if (!boxes.get(i).inside(w, h)) {
+        bad.add("outside: " + texts.get(i));
+      }
+      for (int j = i + 1; j < boxes.size(); j++) {
+        if (boxes.get(i).overlaps(boxes.get(j))) {
+          bad.add("overlap: " + texts.get(i) + " / " + texts.get(j));
+        }
+      }
+    }
+    return bad;
+  }
+
+  /**
+   * Issue 29, finding 5, on the SVG the demo writes of its own story (both transcripts): no two
+   * texts meet and none leaves the picture (four session texts were drawn on one spot, off the
+   * right edge), the ◆ drawn has its legend entry, the start is printed to the millisecond (it was
+   * {@code 13:04:47.180999936Z}), and the summary counts 3 grows of 6 nodes and 1 denial (it said 8
+   * and 3).
+   */
+  @Test
+  void demoStorySvg_textsApart_diamondInTheLegend_stampToTheMillisecond() throws Exception {
+    List<io.fluxdrm.rpc.transcript.TranscriptLine> lines = new ArrayList<>();
+    for (String f : List.of("demo-story.jsonl", "demo-story-dvm.jsonl")) {
+      lines.addAll(Transcript.read(Path.of("src/test/resources/io/fluxdrm/cli/plot/" + f)));
+    }
+    lines.sort(java.util.Comparator.comparing(io.fluxdrm.rpc.transcript.TranscriptLine::time));
+    Timeline t = TimelineBuilder.of(lines);
+    for (int width : new int[] {480, 1200}) {
+      Document d = parse(Plots.svg(t, "fluxdrm demo", width, 0));
+      assertThat(overlappingOrOutside(d)).as("width %d", width).isEmpty();
+      assertThat(withClass(d, "polygon", "mark session")).isNotEmpty();
+      assertThat(withClass(d, "text", "legend"))
+          .extracting(Element::getTextContent)
+          .anyMatch(s -> s.startsWith("session"));
+    }
+    Document d = parse(Plots.svg(t, "fluxdrm demo", 1200, 0));
+    String summary =
+        String.join(
+            " ", withClass(d, "text", "summary").stream().map(Element::getTextContent).toList());
+    assertThat(summary)
+        .contains("3 grows (+6 nodes ▲)")
+        .contains("1 denied")
+        .contains(" from 2026-12-06T13:04:47.181Z");
+  }
+
+  /** A test's transcript (its clock from the epoch): no "over 0.0 ms from 1970-01-01". */
+  @Test
+  void testClockSvg_noEpochDate() throws Exception {
+    String grant =
+        "{\"id\":1,\"type\":0,\"R\":{\"version\":1,\"execution\":{\"R_lite\":[{\"rank\":"
+            + "\"0\",\"children\":{\"core\":\"0\"}}],\"starttime\":0,\"expiration\":0,"
+            + "\"nodelist\":[\"n0\"]}}}";
+    List<String> lines =
+        List.of(
+            "{\"time\":\"1970-01-01T00:00:00Z\",\"direction\":\"out\",\"type\":\"request\","
+                + "\"flags\":11,\"topic\":\"sched.alloc\",\"matchtag\":1,\"nodeid\":0,"
+                + "\"userid\":0,\"rolemask\":1,\"payload\":{\"id\":1}}",
+            "{\"time\":\"1970-01-01T00:00:00.000040Z\",\"direction\":\"in\",\"type\":"
+                + "\"response\",\"flags\":11,\"topic\":\"sched.alloc\",\"matchtag\":1,"
+                + "\"errnum\":0,\"userid\":0,\"rolemask\":1,\"payload\":"
+                + grant
+                + "}");
+    Timeline t = TimelineBuilder.of(Transcript.parse(lines, "test"));
+    Document d = parse(Plots.svg(t, "test", 800, 0));
+    String summary =
+        String.join(
+            " ", withClass(d, "text", "summary").stream().map(Element::getTextContent).toList());
+    assertThat(summary).doesNotContain("1970").doesNotContain("0.0 ms").contains("40.0 µs");
   }
 
   @org.junit.jupiter.params.ParameterizedTest(name = "{0} -> {1}")

@@ -20,7 +20,11 @@ class TimelineBuilderTest {
   }
 
   private static List<String> names(Timeline t, Predicate<Timeline.Mark> p) {
-    return t.marks().stream().filter(p).map(m -> t.rows().get(m.row()).name()).toList();
+    return t.marks().stream()
+        .filter(p)
+        .filter(m -> m.row() >= 0)
+        .map(m -> t.rows().get(m.row()).name())
+        .toList();
   }
 
   private static Predicate<Timeline.Mark> kind(Timeline t, Timeline.MarkKind k, String job) {
@@ -147,13 +151,17 @@ class TimelineBuilderTest {
         .containsExactlyInAnyOrder("node1", "node2", "node4");
     assertThat(names(t, kind(t, Timeline.MarkKind.GROW, null))).containsExactly("node3", "node4");
     assertThat(t.bars().stream().filter(b -> b.phase() == Timeline.Phase.DAEMON)).hasSize(4);
+    // a rolled-back grow is no denial: its own mark in the lane, with its text (D494)
     assertThat(t.marks())
         .filteredOn(m -> m.kind() == Timeline.MarkKind.DENIED)
         .extracting(Timeline.Mark::text)
         .containsExactly(
-            "alloc 1 grow rolled back (PMIX_ERR_DVM_MOD)",
             "PMIX_ALLOC_NEW PMIX_ERR_NOT_SUPPORTED: PMIX_ALLOC_NUM_NODES: no scheduler is attached to"
                 + " choose resources (expected: PMIX_ALLOC_NODE_LIST)");
+    assertThat(t.marks())
+        .filteredOn(m -> m.kind() == Timeline.MarkKind.ROLLBACK && m.row() < 0)
+        .extracting(Timeline.Mark::text)
+        .containsExactly("grow onto node3 rolled back (PMIX_ERR_DVM_MOD)");
   }
 
   @Test
@@ -260,6 +268,81 @@ class TimelineBuilderTest {
     assertThat(t.bars())
         .singleElement()
         .satisfies(b -> assertThat(b.from()).isEqualTo(500_000_000L));
+  }
+
+  // ---- the demo's two transcripts merged (D494) -------------------------------------------------
+
+  static final Path STORY = Path.of("src/test/resources/io/fluxdrm/cli/plot/demo-story.jsonl");
+  static final Path STORY_DVM =
+      Path.of("src/test/resources/io/fluxdrm/cli/plot/demo-story-dvm.jsonl");
+
+  /** The timeline of transcripts merged in time order, as {@code fluxdrm demo} draws it. */
+  static Timeline merged(Path... files) {
+    List<TranscriptLine> lines = new java.util.ArrayList<>();
+    for (Path f : files) {
+      lines.addAll(Transcript.read(f));
+    }
+    lines.sort(java.util.Comparator.comparing(TranscriptLine::time));
+    return TimelineBuilder.of(lines);
+  }
+
+  private static List<String> marks(Timeline t, Timeline.MarkKind k) {
+    return t.marks().stream()
+        .filter(m -> m.kind() == k)
+        .map(
+            m ->
+                (m.job() < 0 ? "-" : t.jobs().get(m.job()).label())
+                    + "@"
+                    + (m.row() < 0 ? "lane" : t.rows().get(m.row()).name()))
+        .toList();
+  }
+
+  /**
+   * The story of the in-process demo, its job manager's transcript and the DVM's merged: each grow
+   * once (the DVM's EXTEND answer is the grant the job manager read first), the denial once (the
+   * DVM's PMIx answer is the scheduler's), the rollback as a rollback, and the spawn held until the
+   * daemons were up as a held request; the DVM's EXTEND and NEW, answered once the bridge had
+   * instantiated a session over the grant, are not held.
+   */
+  @Test
+  void demoStory_bothTranscripts_eachEventOnce() {
+    Timeline t = merged(STORY, STORY_DVM);
+    assertThat(t.jobs()).extracting(Timeline.Job::label).containsExactly("ƒ2", "ƒ3");
+    assertThat(marks(t, Timeline.MarkKind.GROW))
+        .containsExactly(
+            "ƒ2@node12", "ƒ2@node13", "ƒ2@node15", "ƒ3@node12", "ƒ3@node13", "ƒ3@node14");
+    assertThat(marks(t, Timeline.MarkKind.SHRINK))
+        .containsExactly("ƒ2@node15", "ƒ2@node12", "ƒ2@node13");
+    assertThat(t.marks())
+        .filteredOn(m -> m.kind() == Timeline.MarkKind.DENIED)
+        .extracting(Timeline.Mark::text)
+        .containsExactly(
+            "ƒ2 grow denied: unsatisfiable request: need 17 exclusive node(s), only 12 eligible");
+    assertThat(t.marks())
+        .filteredOn(m -> m.kind() == Timeline.MarkKind.ROLLBACK)
+        .extracting(m -> m.row() < 0 ? m.text() : t.rows().get(m.row()).name())
+        .containsExactly("node15", "grow onto node15 rolled back (PMIX_ERR_DVM_MOD)");
+    assertThat(t.marks())
+        .filteredOn(m -> m.kind() == Timeline.MarkKind.HELD)
+        .extracting(Timeline.Mark::text)
+        .containsExactly(
+            "spawn onto node[12-13] held until their daemons were up", "ƒ3 grow waits");
+    assertThat(t.waits())
+        .extracting(Timeline.Wait::text)
+        .containsExactly(
+            "spawn onto node[12-13] held until their daemons were up, then PMIX_SUCCESS",
+            "ƒ3 grow held, then granted");
+  }
+
+  /** The job manager's transcript alone: the same grants and denial as with the DVM's. */
+  @Test
+  void demoStory_jobManagerAlone_sameGrantsAndDenial() {
+    Timeline both = merged(STORY, STORY_DVM);
+    Timeline alone = merged(STORY);
+    for (Timeline.MarkKind k :
+        List.of(Timeline.MarkKind.GROW, Timeline.MarkKind.SHRINK, Timeline.MarkKind.DENIED)) {
+      assertThat(marks(alone, k)).as("%s", k).isEqualTo(marks(both, k));
+    }
   }
 
   @ParameterizedTest(name = "{0} < {1}")
