@@ -274,14 +274,18 @@ final class DemoCommand implements Callable<Integer> {
       out.flush();
     }
     String replay = "fluxdrm replay " + transcript + " --service " + DemoReplayProvider.NAME;
+    // with --processes the job manager runs elsewhere: the transcript is its job shells' side,
+    // whose
+    // requests and answers replay against the same world (D493)
+    String side = processes ? "the job shells' side, " : "";
     String how =
-        processes
-            ? " (the job shells' side: --processes runs the job manager elsewhere)"
-            : sameResources(pool, DemoReplayProvider.POOL) && !noRealloc && seed == null
-                ? " (replay: " + replay + ")"
-                : " (recorded in a world other than the default: '"
-                    + replay
-                    + "' replays against the default story)";
+        sameResources(pool, DemoReplayProvider.POOL) && !noRealloc && seed == null && !crash
+            ? " (" + side + "replay: " + replay + ")"
+            : " ("
+                + side
+                + "recorded in a world other than the default: '"
+                + replay
+                + "' replays against the default story)";
     err.println(
         "fluxdrm demo: transcripts written to "
             + transcript
@@ -362,7 +366,8 @@ final class DemoCommand implements Callable<Integer> {
    * Draws the allocation over time from the two transcripts just written, their lines merged in
    * time order, so that the jobs' bars and the DVM's daemons are in one picture: the renderer of
    * {@code fluxdrm plot}, named on stderr (D447, D460). With {@code --processes} the job manager's
-   * transcript is the job shells' side, without allocations; the DVM's then makes the picture.
+   * transcript is the job shells' side: the grants come from the job manager's answers to them, the
+   * jobs' first nodes from the R those answers carry (D493, D494).
    */
   private void drawPicture(PrintWriter err) {
     Timeline t;

@@ -122,6 +122,43 @@ class DemoProcessesIT {
                 "polygon",
                 "mark grow"))
         .isNotEmpty();
+    assertTranscriptsAsSaid(r);
+  }
+
+  /**
+   * Issue 29, finding 4 (D493): the job shells' transcript is written (it was empty: starting a
+   * shell plugin took its connection's tap from the recorder), it replays against the demo's world
+   * as the demo says it does, and the picture of both transcripts has both jobs on every node of
+   * the pool and counts the story's events: 3 grows of 6 nodes, 2 held, 1 denied, 1 rolled back.
+   */
+  private void assertTranscriptsAsSaid(Run r) throws Exception {
+    Path t = dir.resolve("t.jsonl");
+    Path d = dir.resolve("d.jsonl");
+    assertThat(Files.size(t)).as("the job shells' transcript").isPositive();
+    assertThat(Files.size(d)).as("the DVM's transcript").isPositive();
+    String replay = "fluxdrm replay " + t + " --service demo";
+    assertThat(r.err())
+        .contains(
+            "fluxdrm demo: transcripts written to "
+                + t
+                + " (the job shells' side, replay: "
+                + replay
+                + ") and "
+                + d);
+    io.fluxdrm.rpc.transcript.ReplayResult rr =
+        io.fluxdrm.rpc.transcript.ReplayRegistry.load().run("demo", t);
+    assertThat(rr.same()).as(rr.unifiedDiff()).isTrue();
+    // reallocs of a-grow, a-grow-fail, the hand-back, b-grow, a-release and a-deny; two releases
+    assertThat(rr.requests()).isEqualTo(8);
+    io.fluxdrm.cli.timeline.Timeline tl = PlotCommand.timeline(t, d);
+    assertThat(tl.jobs())
+        .extracting(io.fluxdrm.cli.timeline.Timeline.Job::label)
+        .containsExactly("ƒ2", "ƒ3");
+    assertThat(tl.rows()).hasSize(16);
+    io.fluxdrm.cli.plot.Picture p = io.fluxdrm.cli.plot.Plots.picture(tl, "demo", 1200, 0);
+    assertThat(p.counts())
+        .isEqualTo(new io.fluxdrm.cli.plot.Picture.Counts(16, 2, 3, 6, 2, 3, 2, 1, 1, 0));
+    assertThat(r.err()).contains(": 16 nodes, 2 jobs, ");
   }
 
   @Test

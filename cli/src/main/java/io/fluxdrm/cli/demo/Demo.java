@@ -658,7 +658,7 @@ public final class Demo {
     ShellPlugin plugin = ShellPlugin.create(j.id(), uid, r);
     PmixAllocator pmix = PmixAllocator.create(plugin);
     FluxHandle shell = world.schedHub(uid);
-    world.tapShell(shell);
+    world.recordShell(plugin);
     Waits.await(j.label() + " shell", plugin.start(shell));
     Waits.await(j.label() + " facade", pmix.start(shell));
     return new FluxJob(new World.Job(j.id(), uid, r), j.label(), plugin, pmix, world.schedHub(uid));
@@ -724,7 +724,7 @@ public final class Demo {
     ShellPlugin plugin = ShellPlugin.create(j.id(), uid, j.r());
     PmixAllocator pmix = PmixAllocator.create(plugin);
     FluxHandle shell = world.schedHub(uid);
-    world.tapShell(shell);
+    world.recordShell(plugin);
     Waits.await(name + " shell", plugin.start(shell));
     Waits.await(name + " facade", pmix.start(shell));
     FluxJob job = new FluxJob(j, label, plugin, pmix, world.schedHub(uid));

@@ -14,6 +14,7 @@ import io.fluxdrm.rpc.transcript.TranscriptRecorder;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.sched.SchedulerOptions;
+import io.fluxdrm.shell.ShellPlugin;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -431,8 +432,8 @@ public final class ProcessWorld implements World {
   }
 
   @Override
-  public void tapShell(FluxHandle shell) {
-    shell.tap(recorder);
+  public void recordShell(ShellPlugin plugin) {
+    plugin.tap(recorder);
   }
 
   @Override

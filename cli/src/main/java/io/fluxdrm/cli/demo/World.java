@@ -5,6 +5,7 @@ import io.fluxdrm.dvm.core.DvmView;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.ResourceSet;
+import io.fluxdrm.shell.ShellPlugin;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -82,8 +83,12 @@ interface World extends AutoCloseable {
   /** From now on the job manager's endpoint is recorded, where it is in this JVM (D145). */
   default void recordFromNow() {}
 
-  /** Records a job shell's connection, where the job manager's endpoint is not in this JVM. */
-  default void tapShell(FluxHandle shell) {}
+  /**
+   * Records a job shell's connection, where the job manager's endpoint is not in this JVM: through
+   * the plugin's own tap, since starting the plugin takes its handle's tap (call it before {@link
+   * ShellPlugin#start}, so that the service's registration is recorded too).
+   */
+  default void recordShell(ShellPlugin plugin) {}
 
   /** What the world's own invariant checks found broken (pool, DVM), if any. */
   default Optional<String> problems() {

@@ -143,6 +143,12 @@ final class Board {
     return out;
   }
 
+  /** The rows a job holds now (not those it is releasing). */
+  List<String> held(String key) {
+    JobState j = jobs.get(key);
+    return j == null ? List.of() : List.copyOf(j.held.keySet());
+  }
+
   /** The job holds these rows from {@code from} on (rows it holds already are left alone). */
   void hold(String key, String label, Timeline.Source source, List<String> rs, long from) {
     JobState j = job(key, label, source);

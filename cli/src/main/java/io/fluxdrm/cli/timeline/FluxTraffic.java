@@ -16,12 +16,15 @@ import java.util.Optional;
 
 /**
  * RFC 27 and RFC 51 as the timeline reads them, wherever the transcript was recorded (the
- * scheduler's endpoint, the job manager's): {@code sched.alloc} answers give a job its R, {@code
- * sched.realloc} grants add ({@code R_delta_add}, ▲) or take ({@code R_delta_sub}, ▼, releasing
- * until freed) nodes, {@code sched.free} ends the intervals, and the job manager's answers that
- * carry the job's whole R reveal what it held before the transcript began (its R's {@code
- * starttime}). A realloc answer names no job: it is matched with its request by topic, route and
- * matchtag.
+ * scheduler's endpoint, the job manager's, a job shell's): {@code sched.alloc} answers give a job
+ * its R, {@code sched.realloc} grants add ({@code R_delta_add}, ▲) or take ({@code R_delta_sub}, ▼,
+ * releasing until freed) nodes, {@code sched.free} ends the intervals, and the job manager's
+ * answers that carry the job's whole R reveal what it held before the transcript began (its R's
+ * {@code starttime}). The job manager's {@code job-manager.realloc} answers carry the grant too
+ * (the same {@code alloc_id}): a grant is read once, from whichever answer comes first, so that a
+ * transcript of the job shells' side shows the grants the scheduler's side would; an answer to
+ * {@code job-manager.release} ends the intervals of the nodes its R no longer has. A realloc answer
+ * names no job: it is matched with its request by topic, route and matchtag.
  */
 final class FluxTraffic {
   private final Board board;
@@ -31,8 +34,17 @@ final class FluxTraffic {
 
   private final Map<String, Pending> reallocs = new HashMap<>();
   private final Map<Long, Pending> allocs = new HashMap<>();
-  private final Map<String, Long> jobManagerRequests = new HashMap<>();
+
+  /**
+   * The job shells' requests to the job manager waiting for their answers, oldest first: recorded
+   * at the shells, the requests of several jobs name no route and may share a matchtag.
+   */
+  private final Map<String, List<Pending>> jobManagerRequests = new HashMap<>();
+
   private final Map<Long, Boolean> heldShown = new HashMap<>();
+
+  /** The grants read so far, as {@code job/alloc_id}: each is read once. */
+  private final java.util.Set<String> grants = new java.util.HashSet<>();
 
   /** The final answers read so far: a request answered after this count grew had to wait. */
   private long answers;
@@ -79,11 +91,57 @@ final class FluxTraffic {
       case Rfc51Topics.JOB_MANAGER_REALLOC, Rfc51Topics.JOB_MANAGER_RELEASE -> {
         long id = p.path("id").asLong(-1);
         if (id >= 0) {
-          jobManagerRequests.put(pairKey, id);
+          jobManagerRequests
+              .computeIfAbsent(pairKey, k -> new java.util.ArrayList<>())
+              .add(new Pending(id, what(p), at, answers));
         }
       }
       default -> {}
     }
+  }
+
+  /**
+   * The request a job manager's answer answers, among those waiting under its key: when several
+   * wait (a transcript of several job shells' connections), the one the answer fits (a grant's
+   * delta of its kind, an R holding every node its job is known to hold), preferring a job whose
+   * nodes are known, then the oldest.
+   */
+  private Pending answeredRequest(String pairKey, JsonNode p) {
+    List<Pending> waiting = jobManagerRequests.get(pairKey);
+    if (waiting == null || waiting.isEmpty()) {
+      return null;
+    }
+    Pending pick = waiting.get(0);
+    if (waiting.size() > 1 && p != null && p.isObject()) {
+      Pending known = null;
+      Pending unknown = null;
+      for (Pending w : waiting) {
+        if (!fits(w, p)) {
+          continue;
+        }
+        if (board.holding(key(w.job())).isEmpty()) {
+          unknown = unknown == null ? w : unknown;
+        } else {
+          known = known == null ? w : known;
+        }
+      }
+      pick = known != null ? known : unknown != null ? unknown : pick;
+    }
+    waiting.remove(pick);
+    return pick;
+  }
+
+  private boolean fits(Pending w, JsonNode p) {
+    if (p.has("R_delta_add") && w.what().equals("shrink")
+        || p.has("R_delta_sub") && w.what().equals("grow")) {
+      return false;
+    }
+    Optional<ResourceSet> r = rOf(p, "R");
+    if (r.isEmpty()) {
+      return true;
+    }
+    List<String> rows = r.get().hasNodelist() ? r.get().nodelist().expand() : List.of();
+    return rows.isEmpty() || rows.containsAll(board.held(key(w.job())));
   }
 
   private static String what(JsonNode p) {
@@ -110,10 +168,30 @@ final class FluxTraffic {
           reallocAnswer(req, p, at);
         }
       }
-      case Rfc51Topics.JOB_MANAGER_REALLOC, Rfc51Topics.JOB_MANAGER_RELEASE -> {
-        Long id = jobManagerRequests.remove(pairKey);
-        if (id != null && errnum == 0) {
-          rOf(p, "R").ifPresent(r -> reconcile(id, r, at));
+      case Rfc51Topics.JOB_MANAGER_REALLOC -> {
+        Pending req = answeredRequest(pairKey, p);
+        if (req != null && errnum == 0 && p != null && p.isObject()) {
+          // the grant itself, unless the scheduler's answer was read already
+          reallocAnswer(req, p, at);
+          rOf(p, "R").ifPresent(r -> reconcile(req.job(), r, at));
+        }
+      }
+      case Rfc51Topics.JOB_MANAGER_RELEASE -> {
+        Pending req = answeredRequest(pairKey, p);
+        if (req != null && errnum == 0) {
+          answers++;
+          rOf(p, "R")
+              .ifPresent(
+                  r -> {
+                    // what the job no longer holds was freed (sched.free final:false) by now
+                    List<String> kept = board.rows(r);
+                    List<String> gone =
+                        board.holding(key(req.job())).stream()
+                            .filter(row -> !kept.contains(row))
+                            .toList();
+                    board.free(key(req.job()), label(req.job()), Timeline.Source.FLUX, gone, at);
+                    reconcile(req.job(), r, at);
+                  });
         }
       }
       case FluxTopics.RESOURCE_ACQUIRE -> rOf(p, "resources").ifPresent(board::rows);
@@ -168,8 +246,13 @@ final class FluxTraffic {
   }
 
   private void reallocAnswer(Pending req, JsonNode p, long at) {
-    answers++;
     long id = req.job();
+    JsonNode allocId = p.get("alloc_id");
+    if (allocId != null && !grants.add(id + "/" + allocId.asText())) {
+      // the scheduler's answer and the job manager's to the job: one grant, read once
+      return;
+    }
+    answers++;
     String k = key(id);
     String l = label(id);
     int type = p.path("type").asInt(-1);

@@ -115,6 +115,10 @@ class PictureTest {
   static Stream<Arguments> timelines() {
     return Stream.of(
         Arguments.of("demo story", (Supplier<Timeline>) PictureTest::story),
+        Arguments.of(
+            "demo processes",
+            (Supplier<Timeline>)
+                () -> merged(PLOT + "demo-processes.jsonl", PLOT + "demo-processes-dvm.jsonl")),
         Arguments.of("job manager (older)", (Supplier<Timeline>) () -> merged(PLOT + "demo.jsonl")),
         Arguments.of(
             "dvm",

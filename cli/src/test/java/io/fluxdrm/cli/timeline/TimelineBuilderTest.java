@@ -275,6 +275,10 @@ class TimelineBuilderTest {
   static final Path STORY = Path.of("src/test/resources/io/fluxdrm/cli/plot/demo-story.jsonl");
   static final Path STORY_DVM =
       Path.of("src/test/resources/io/fluxdrm/cli/plot/demo-story-dvm.jsonl");
+  static final Path PROCESSES =
+      Path.of("src/test/resources/io/fluxdrm/cli/plot/demo-processes.jsonl");
+  static final Path PROCESSES_DVM =
+      Path.of("src/test/resources/io/fluxdrm/cli/plot/demo-processes-dvm.jsonl");
 
   /** The timeline of transcripts merged in time order, as {@code fluxdrm demo} draws it. */
   static Timeline merged(Path... files) {
@@ -343,6 +347,33 @@ class TimelineBuilderTest {
         List.of(Timeline.MarkKind.GROW, Timeline.MarkKind.SHRINK, Timeline.MarkKind.DENIED)) {
       assertThat(marks(alone, k)).as("%s", k).isEqualTo(marks(both, k));
     }
+  }
+
+  /**
+   * {@code demo --processes}: the transcript of the job shells' connections (their requests name no
+   * route and share matchtag 1) and the DVM's: both jobs, their grants read from the job manager's
+   * answers to the shells, B's grow held until A's nodes came free, A's nodes given back ended by
+   * its answers to {@code job-manager.release}: the same events as in one JVM.
+   */
+  @Test
+  void demoProcesses_jobShellsSide_bothJobsTheSameEvents() {
+    Timeline p = merged(PROCESSES, PROCESSES_DVM);
+    Timeline story = merged(STORY, STORY_DVM);
+    assertThat(p.jobs()).extracting(Timeline.Job::label).containsExactly("ƒ2", "ƒ3");
+    assertThat(p.rows()).hasSize(16);
+    for (Timeline.MarkKind k : Timeline.MarkKind.values()) {
+      assertThat(marks(p, k)).as("%s", k).isEqualTo(marks(story, k));
+    }
+    assertThat(p.waits())
+        .extracting(Timeline.Wait::text)
+        .containsExactly(
+            "spawn onto node[12-13] held until their daemons were up, then PMIX_SUCCESS",
+            "ƒ3 grow held, then granted");
+    // node15, given back after its rollback, is A's until the release answered, not to the end
+    int n15 = p.rows().indexOf(new Timeline.Row("node15", 15));
+    assertThat(p.bars())
+        .filteredOn(b -> b.row() == n15 && b.job() >= 0)
+        .allMatch(b -> b.to() < p.span());
   }
 
   @ParameterizedTest(name = "{0} < {1}")
