@@ -35,7 +35,7 @@ import picocli.CommandLine.Command;
       SessionCtrlCommand.class,
       AllocCommand.class,
       ReallocCommand.class,
-      CommandLine.HelpCommand.class
+      HelpCommand.class
     })
 public final class Main {
 

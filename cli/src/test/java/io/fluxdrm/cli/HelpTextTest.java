@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,6 +45,53 @@ class HelpTextTest {
       c = c.getSubcommands().get(words[i]);
     }
     return c.getCommandSpec();
+  }
+
+  /**
+   * Issue 29, finding 7: {@code fluxdrm help WORDS...} prints what {@code fluxdrm WORDS... --help}
+   * does, for every command at every depth ({@code help R encode}, {@code help sessionctrl
+   * instantiate}, {@code help alloc new}); picocli's own help command took one word and refused or
+   * dropped the rest.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("commands")
+  void helpOfNestedCommand_isItsOwnHelp(String command) {
+    String[] words = command.split(" ");
+    List<String> help = new ArrayList<>(List.of("help"));
+    List<String> dashHelp = new ArrayList<>();
+    for (int i = 1; i < words.length; i++) {
+      help.add(words[i]);
+      dashHelp.add(words[i]);
+    }
+    dashHelp.add("--help");
+    CliRun viaHelp = CliRun.run("", help.toArray(String[]::new));
+    CliRun viaOption = CliRun.run("", dashHelp.toArray(String[]::new));
+    assertThat(viaOption.status()).as("%s --help", command).isZero();
+    assertThat(viaHelp.status()).as("fluxdrm %s: %s", String.join(" ", help), viaHelp).isZero();
+    assertThat(viaHelp.err()).as("fluxdrm %s: stderr", String.join(" ", help)).isEmpty();
+    assertThat(viaHelp.out())
+        .as("fluxdrm %s prints the help of %s", String.join(" ", help), command)
+        .isEqualTo(viaOption.out())
+        .contains("Usage: " + command + " ");
+  }
+
+  /** An unknown word names the command it was looked for in, whose help lists the names. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "help nosuch| fluxdrm: Unknown subcommand 'nosuch'. (see 'fluxdrm --help')",
+        "help R nosuch| fluxdrm R: Unknown subcommand 'nosuch'. (see 'fluxdrm R --help')",
+        "help sessionctrl instantiate x|"
+            + " fluxdrm sessionctrl instantiate: Unknown subcommand 'x'."
+            + " (see 'fluxdrm sessionctrl instantiate --help')",
+      })
+  void helpOfUnknownCommand_isAUsageErrorNamingWhere(String line, String message) {
+    CliRun r = CliRun.run("", line.split(" "));
+    assertThat(r.status()).as("%s", r).isEqualTo(2);
+    assertThat(r.out()).as("%s: stdout", line).isEmpty();
+    assertThat(r.err()).as("%s: stderr", line).isEqualTo(message + System.lineSeparator());
   }
 
   /** Whether a text ends as a sentence does (an abbreviation's period is no end). */
