@@ -127,6 +127,42 @@ class FluxSchedulerDvmTest {
     assertThat(DvmWire.errorText(a)).contains("denied");
   }
 
+  /**
+   * Issue 29, finding 8: a tool's session control, which the DVM passes up to its scheduler, was
+   * answered a bare PMIX_ERR_NOT_SUPPORTED; the answer now says why, under the reason key that
+   * {@code fluxdrm sessionctrl} prints beside the status.
+   */
+  @Test
+  void aToolsSessionControl_refusedByTheBridge_withWhy() {
+    done(
+        tool.allocationRequest(
+            AllocDirective.NEW, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node5:2"))));
+    StatusInfos p =
+        done(tool.sessionControl(77, List.of(Info.of(PmixKey.PMIX_SESSION_PAUSE, true))));
+    assertThat(p.status()).isEqualTo(PmixStatus.PMIX_ERR_NOT_SUPPORTED);
+    assertThat(DvmWire.errorText(p))
+        .hasValueSatisfying(
+            t ->
+                assertThat(t)
+                    .startsWith("PMIX_SESSION_PAUSE of session 77: ")
+                    .contains("scheduler is the fluxdrm bridge")
+                    .contains("takes no session controls from tools")
+                    .contains("PMIX_ALLOC_RELEASE"));
+    StatusInfos i =
+        done(
+            tool.sessionControl(
+                43,
+                List.of(
+                    Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
+                    Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, "node9"))));
+    assertThat(i.status()).isEqualTo(PmixStatus.PMIX_ERR_NOT_SUPPORTED);
+    assertThat(DvmWire.errorText(i))
+        .hasValueSatisfying(
+            t -> assertThat(t).startsWith("PMIX_SESSION_INSTANTIATE of session 43"));
+    assertThat(dvm.view().session(43)).isEmpty();
+    assertThat(dvm.view().session(77).orElseThrow().hosts()).containsExactly("node5");
+  }
+
   @Test
   void grantOfNew_instantiatedInTheDvmBeforeTheAnswer_extendAddsNodes_completeAcknowledged() {
     StatusInfos a =

@@ -42,9 +42,9 @@ import org.slf4j.LoggerFactory;
  * release hook ({@link #nodesReleased}) reports their daemons gone (D421, D423), as do nodes Flux
  * takes back on its own (D13, {@link #takenBack}: a release asked for through the bridge's own tool
  * port) and the nodes of a grow the DVM rolled back (D424). REQ_CANCEL is the allocator's answer as
- * it is. Session controls the DVM forwards are answered {@code PMIX_ERR_NOT_SUPPORTED}: Flux has no
- * counterpart, and the DVM then keeps deciding nothing for them; the DVM's {@code
- * PMIX_SESSION_COMPLETE} is acknowledged.
+ * it is. Session controls the DVM forwards are answered {@code PMIX_ERR_NOT_SUPPORTED}, with why
+ * under {@link #REASON_KEY}: Flux has no counterpart, and the DVM then keeps deciding nothing for
+ * them; the DVM's {@code PMIX_SESSION_COMPLETE} is acknowledged.
  *
  * <p>Why one class: it is one ledger, which nodes of the DVM's Flux job each session holds and
  * which wait for their daemons to leave, read and changed by every upcall and every answer; split,
@@ -589,7 +589,48 @@ public final class FluxScheduler implements SchedulerUpcalls {
       }
       return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_SUCCESS));
     }
-    return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
+    LOG.info(
+        "session control of session {} by {}: not supported (Flux has no counterpart)",
+        sessionId,
+        requester);
+    return CompletableFuture.completedFuture(
+        withReason(
+            StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED),
+            notSupportedReason(sessionId, directives)));
+  }
+
+  /** The session-control operations, each by its PMIx name. */
+  private static final List<String> SESSION_OPS =
+      List.of(
+          PmixKey.PMIX_SESSION_INSTANTIATE,
+          PmixKey.PMIX_SESSION_PAUSE,
+          PmixKey.PMIX_SESSION_RESUME,
+          PmixKey.PMIX_SESSION_PREEMPT,
+          PmixKey.PMIX_SESSION_RESTORE,
+          PmixKey.PMIX_SESSION_SIGNAL,
+          PmixKey.PMIX_SESSION_TERMINATE,
+          PmixKey.PMIX_SESSION_EXTEND);
+
+  /**
+   * Why a forwarded session control is refused: the DVM passes every session control of a tool up
+   * to its scheduler (seed 000 "Who answers a request"), and this scheduler executes none, since
+   * Flux has no counterpart of them; a session here is a Flux grant, given back by a RELEASE of its
+   * allocation (issue 29, finding 8).
+   */
+  static String notSupportedReason(long sessionId, List<Info> directives) {
+    String op =
+        directives.stream()
+            .map(Info::key)
+            .filter(SESSION_OPS::contains)
+            .map(k -> PmixKey.nameOf(k).orElse(k))
+            .findFirst()
+            .orElse("session control");
+    return op
+        + " of session "
+        + sessionId
+        + ": the DVM's scheduler is the fluxdrm bridge, which takes no session controls from"
+        + " tools (Flux has no counterpart; its sessions are Flux grants: give one back with"
+        + " PMIX_ALLOC_RELEASE of its PMIX_ALLOC_ID, e.g. 'fluxdrm alloc release --alloc-id ID')";
   }
 
   /**
