@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applications as real local processes: one process per proc, started with {@link ProcessBuilder}
+ * on a {@link Lifeline} (in a process group of its own, killed with it when the DVM dies, however)
  * with the environment of {@link ProcSpec#standardEnv}, standard input from {@code /dev/null},
  * output and errors to the DVM's own. Signals go through {@code kill -s N PID...} (JDK 17 has no
  * API for an arbitrary signal), one at a time in the order they were asked for; SIGTERM and SIGKILL
@@ -36,6 +37,7 @@ public final class LocalExecutor implements Executor {
   private final ExecListener listener;
   private final Daemons daemons;
   private final String killCommand;
+  private final Lifeline lifeline;
   private final Map<String, Map<Long, Process>> jobs = new HashMap<>();
   private final Deque<Runnable> signalQueue = new ArrayDeque<>();
   private boolean signalling;
@@ -53,6 +55,7 @@ public final class LocalExecutor implements Executor {
     this.listener = listener;
     this.daemons = new Daemons(loop, daemons, listener);
     this.killCommand = Files.isExecutable(Path.of("/bin/kill")) ? "/bin/kill" : "kill";
+    this.lifeline = Lifeline.here();
   }
 
   @Override
@@ -75,16 +78,16 @@ public final class LocalExecutor implements Executor {
     }
     Map<Long, Process> started = new LinkedHashMap<>();
     for (ProcSpec p : procs) {
-      ProcessBuilder b =
-          new ProcessBuilder(p.argv())
-              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-              .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-              .redirectError(ProcessBuilder.Redirect.INHERIT);
-      b.environment().putAll(p.env());
       try {
+        ProcessBuilder b =
+            lifeline
+                .builder(p.argv())
+                .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        b.environment().putAll(p.env());
         started.put(p.rank(), b.start());
       } catch (IOException | RuntimeException e) {
-        started.values().forEach(Process::destroyForcibly);
+        started.values().forEach(LocalExecutor::kill);
         String reason =
             "job " + nspace + " rank " + p.rank() + " on " + p.host() + ": " + e.getMessage();
         LOG.info("launch failed: {}", reason);
@@ -200,6 +203,12 @@ public final class LocalExecutor implements Executor {
                     }));
   }
 
+  /** Kills a proc and, through its lifeline, whatever it started. */
+  private static void kill(Process p) {
+    p.destroyForcibly();
+    Lifeline.cut(p);
+  }
+
   @Override
   public Map<String, Map<Long, Long>> livePids() {
     Map<String, Map<Long, Long>> out = new TreeMap<>();
@@ -229,7 +238,7 @@ public final class LocalExecutor implements Executor {
     int n = 0;
     for (Map<Long, Process> procs : jobs.values()) {
       for (Process p : procs.values()) {
-        p.destroyForcibly();
+        kill(p);
         n++;
       }
     }

@@ -201,6 +201,63 @@ class LocalExecutorIT {
     }
   }
 
+  /** A program name PATH does not have is a launch failure, as before the lifeline (D498). */
+  @Test
+  void launch_unknownProgramName_failsAsALaunch() throws Exception {
+    List<ProcSpec> procs =
+        List.of(new ProcSpec("node0", 0, List.of("fluxdrm-no-such-program"), Map.of()));
+    onLoop(
+        () -> {
+          exec.launch("ns6", procs);
+          return null;
+        });
+    assertThat(heard.next())
+        .isEqualTo(
+            "launch-failed ns6: job ns6 rank 0 on node0: cannot run \"fluxdrm-no-such-program\":"
+                + " no executable of that name on PATH");
+  }
+
+  /**
+   * Closing the executor kills what a proc started too: its process group, through the lifeline
+   * (decision D498); the proc's pid is the application's, in a group of its own.
+   */
+  @Test
+  void close_killsTheProcsChildrenToo() throws Exception {
+    List<ProcSpec> procs =
+        List.of(
+            new ProcSpec(
+                "node0",
+                0,
+                List.of("/bin/sh", "-c", "/bin/sleep 300 & wait"),
+                ProcSpec.standardEnv("ns7", 0, "node0")));
+    onLoop(
+        () -> {
+          exec.launch("ns7", procs);
+          return null;
+        });
+    assertThat(heard.next()).isEqualTo("launched ns7");
+    long app = onLoop(() -> exec.livePids().get("ns7").get(0L));
+    List<ProcessHandle> kids = new ArrayList<>();
+    Wait.until(
+        LIMIT,
+        () -> {
+          kids.clear();
+          ProcessHandle.of(app).ifPresent(h -> h.children().forEach(kids::add));
+          return !kids.isEmpty();
+        });
+    String stat = Files.readString(Path.of("/proc/" + app + "/stat"), StandardCharsets.UTF_8);
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    assertThat(f[2]).as("the proc leads its process group").isEqualTo(Long.toString(app));
+    onLoop(
+        () -> {
+          exec.close();
+          return null;
+        });
+    for (ProcessHandle k : kids) {
+      k.onExit().get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+    }
+  }
+
   @Test
   void daemons_latencyAndInjectedFailure_reportedAfterwards() throws Exception {
     LocalExecutor slow =
