@@ -23,6 +23,14 @@ public final class Hub {
    */
   public static final String SERVICE_REMOVED = "service.removed";
 
+  /**
+   * The event the hub publishes when a service is registered ({@code service.add} answered): {@code
+   * {"service": name}}, PRIVATE as {@link #SERVICE_REMOVED} is. A client that waits for a peer's
+   * service, such as a scheduler for a job manager that starts after it, is told at once instead of
+   * polling (issue 29, finding 10; decision D499). A Flux broker publishes no such event.
+   */
+  public static final String SERVICE_ADDED = "service.added";
+
   private final EventLoop loop;
   private final Router router = new Router();
   private final Supplier<String> ids;

@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * and {@code event.pub} are answered here; when a peer goes away its services are removed and
  * {@code <service>.disconnect} is sent to every service it used. Whenever a service disappears
  * (removed, or its owner gone) the hub publishes {@link Hub#SERVICE_REMOVED} {@code {"service":
- * name}}, after those disconnect notices. Credentials are always stamped from the peer (decision
- * D16). Runs on the loop only.
+ * name}}, after those disconnect notices; whenever one is registered, {@link Hub#SERVICE_ADDED}.
+ * Credentials are always stamped from the peer (decision D16). Runs on the loop only.
  */
 final class Router {
   private static final Logger LOG = LoggerFactory.getLogger(Router.class);
@@ -317,6 +317,12 @@ final class Router {
     serviceOwners.put(name, from.peer.id());
     from.services.add(name);
     reply(from, m, 0, null);
+    LOG.debug("service {} added", name);
+    broadcast(
+        Hub.SERVICE_ADDED,
+        Flags.PRIVATE,
+        Json.encode(Json.object().put("service", name)),
+        from.peer.credentials());
   }
 
   private static boolean isBuiltin(String name) {
@@ -360,7 +366,7 @@ final class Router {
   private void publish(PeerState from, Message m) {
     ObjectNode o = m.json();
     String topic = stringField(o, "topic", "event.pub");
-    if (topic.equals(Hub.SERVICE_REMOVED)) {
+    if (topic.equals(Hub.SERVICE_REMOVED) || topic.equals(Hub.SERVICE_ADDED)) {
       throw new RpcException(
           Errno.EPERM, "event.pub: /topic " + topic + " (expected: a topic the hub does not own)");
     }

@@ -154,4 +154,40 @@ class HubServiceRemovedTest {
     assertThat(events.get(0).userid()).isEqualTo(OWNER);
     assertThat(events.get(0).json().toString()).isEqualTo("{\"service\":\"job-manager\"}");
   }
+
+  /**
+   * {@link Hub#SERVICE_ADDED}: published when a service is registered, PRIVATE with the registering
+   * peer's credentials (a guest's seen by its user and the owner only), and not to be published by
+   * a client (D499).
+   */
+  @Test
+  void serviceAdded_privateToOwnerAndItsUser_notPublishable() {
+    List<String> got = new ArrayList<>();
+    List<Message> events = new ArrayList<>();
+    watcher.subscribe(Hub.SERVICE_ADDED, events::add);
+    FluxHandle other = hub.attach(Credentials.user(3000));
+    other.subscribe(Hub.SERVICE_ADDED, m -> got.add("other " + m.json().get("service").asText()));
+    FluxHandle guest = hub.attach(Credentials.user(2000));
+    guest.subscribe(Hub.SERVICE_ADDED, m -> got.add("guest " + m.json().get("service").asText()));
+    loop.runPending();
+    FluxHandle jm = hub.attach(Credentials.owner(OWNER));
+    CompletableFuture<Void> reg = jm.register(Service.builder("job-manager").build());
+    loop.runPending();
+    assertThat(reg).isCompleted();
+    assertThat(events).hasSize(1);
+    assertThat(events.get(0).has(Flags.PRIVATE)).isTrue();
+    assertThat(events.get(0).userid()).isEqualTo(OWNER);
+    assertThat(events.get(0).json().toString()).isEqualTo("{\"service\":\"job-manager\"}");
+    FluxHandle svc = hub.attach(Credentials.user(2000));
+    svc.register(Service.builder("2000-tool").build());
+    loop.runPending();
+    assertThat(got).containsExactly("guest 2000-tool");
+    assertThat(events).hasSize(2);
+
+    CompletableFuture<Integer> f =
+        jm.publish(Hub.SERVICE_ADDED, Json.object().put("service", "job-manager"));
+    loop.runPending();
+    assertThat(f).isCompletedExceptionally();
+    assertThat(events).hasSize(2);
+  }
 }

@@ -382,11 +382,13 @@ class LocalHubIT {
       Message ok = raw.read(T);
       assertThat(ok.errnum()).isZero();
       String blob = "x".repeat(1024);
+      // event numbers are global: the hub's own events (service.added) took some already
+      int first = service.publish("big.first", Json.object()).get(5, TimeUnit.SECONDS);
       for (int i = 0; i < 3000; i++) {
         service.publish("big.event", Json.object().put("blob", blob));
       }
       var seq = service.publish("big.last", Json.object()).get(5, TimeUnit.SECONDS);
-      assertThat(seq).isEqualTo(3001);
+      assertThat(seq).isEqualTo(first + 3001);
       assertHubServesQuickly();
       assertThat(raw.closedWithin(T)).isTrue();
     }

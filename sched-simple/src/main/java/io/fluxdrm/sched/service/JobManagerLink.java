@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * The scheduler's link to the job manager (01-rfc27-sched-protocol.md §3): {@code
  * job-manager.sched-hello} with {@code partial-ok}, the running jobs rebuilt from the answers and
  * their R read from the {@link RStore}, then {@code job-manager.sched-ready}. Standalone, the hello
- * is retried with a doubling back-off until a job manager is there, and sent again at once when the
- * hub's {@link Hub#SERVICE_REMOVED} says it left (D121) or when a job manager disconnects.
+ * is retried with a doubling back-off until a job manager is there, sent at once when the hub's
+ * {@link Hub#SERVICE_ADDED} says one registered (a job manager that starts after this scheduler
+ * waits for no back-off step, D499), and sent again at once when the hub's {@link
+ * Hub#SERVICE_REMOVED} says it left (D121) or when a job manager disconnects.
  *
  * <p>Runs on the handle's loop; it takes no lock.
  */
@@ -159,39 +161,72 @@ final class JobManagerLink {
 
   /**
    * Standalone: subscribes to the hub's {@link Hub#SERVICE_REMOVED}, which tells when {@code
-   * job-manager} goes away, even a job manager that never sent a request (D121). A hub that refuses
-   * the subscription leaves only the disconnect reports (logged).
+   * job-manager} goes away, even a job manager that never sent a request (D121), and to its {@link
+   * Hub#SERVICE_ADDED}, which tells when one registers (D499). A hub that refuses a subscription (a
+   * Flux broker publishes neither event) leaves the disconnect reports and the back-off (logged).
    */
   CompletableFuture<?> watchJobManager() {
+    return CompletableFuture.allOf(
+        watch(
+            Hub.SERVICE_REMOVED,
+            this::serviceRemoved,
+            "a job manager that leaves before any request will not be noticed"),
+        watch(
+            Hub.SERVICE_ADDED,
+            this::serviceAdded,
+            "a job manager that starts later is found by the hello's back-off"));
+  }
+
+  private CompletableFuture<?> watch(
+      String topic, java.util.function.Consumer<Message> on, String without) {
     return handle
-        .subscribe(Hub.SERVICE_REMOVED, this::serviceRemoved)
-        .whenComplete(
+        .subscribe(topic, on)
+        .handle(
             (s, err) -> {
               if (err != null) {
                 LOG.warn(
-                    "event.subscribe {}: {}; a job manager that leaves before any request will"
-                        + " not be noticed",
-                    Hub.SERVICE_REMOVED,
-                    DecisionRunner.asRpc(DecisionRunner.cause(err)).getMessage());
+                    "event.subscribe {}: {}; {}",
+                    topic,
+                    DecisionRunner.asRpc(DecisionRunner.cause(err)).getMessage(),
+                    without);
               }
+              return null;
             });
   }
 
-  private void serviceRemoved(Message ev) {
+  /** The owner's {@code job-manager} registered: a hello waiting for its back-off goes now. */
+  private void serviceAdded(Message ev) {
+    if (!isOwnersJobManager(ev, Hub.SERVICE_ADDED)) {
+      return;
+    }
+    if (link != SchedService.LinkState.OFFLINE || retryTimer == null) {
+      return; // a hello is in flight, or the link is up: the job manager hears from it
+    }
+    LOG.info(
+        "job manager registered ({} {}), hello now", Hub.SERVICE_ADDED, Rfc27Topics.JOB_MANAGER);
+    retry = retryMin;
+    hello(false);
+  }
+
+  private static boolean isOwnersJobManager(Message ev, String topic) {
     String name;
     try {
       name = ev.json().path("service").asText("");
     } catch (RpcException e) {
-      LOG.warn("{}: {}", Hub.SERVICE_REMOVED, e.getMessage());
-      return;
+      LOG.warn("{}: {}", topic, e.getMessage());
+      return false;
     }
-    if (!name.equals(Rfc27Topics.JOB_MANAGER) || (ev.rolemask() & Flags.ROLE_OWNER) == 0) {
+    return name.equals(Rfc27Topics.JOB_MANAGER) && (ev.rolemask() & Flags.ROLE_OWNER) != 0;
+  }
+
+  private void serviceRemoved(Message ev) {
+    if (!isOwnersJobManager(ev, Hub.SERVICE_REMOVED)) {
       return;
     }
     if (link == SchedService.LinkState.OFFLINE && retryTimer == null) {
       return; // no hello sent nor waiting: nothing to start again
     }
-    LOG.warn("job manager left ({} {}), hello again", Hub.SERVICE_REMOVED, name);
+    LOG.warn("job manager left ({} {}), hello again", Hub.SERVICE_REMOVED, Rfc27Topics.JOB_MANAGER);
     linkGeneration++;
     link = SchedService.LinkState.OFFLINE;
     retry = retryMin;

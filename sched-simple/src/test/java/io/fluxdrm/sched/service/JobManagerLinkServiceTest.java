@@ -88,6 +88,40 @@ class JobManagerLinkServiceTest {
     assertThat(answer(b).get("type").asInt()).isZero();
   }
 
+  /**
+   * Issue 29, finding 10 (the stall of {@code demo --processes --crash}): a scheduler restarted
+   * before its job manager backs its hello off up to its cap, and a job manager that registered
+   * meanwhile waited for the next step. The hub's {@code service.added} now sends the hello at
+   * once: no time passes on the loop between the registration and the link coming up (D499).
+   */
+  @Test
+  void jobManager_registersAfterTheScheduler_helloAtOnceNotAfterTheBackOff() {
+    fx = new SchedFixture(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    fx.start();
+    fx.advance(Duration.ofSeconds(5)); // hellos answered ENOSYS: the back-off is at its cap
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
+    long t0 = fx.loop.nanoTime();
+    SchedulerFacingJobManager jm = fx.jobManager(); // registers, then settles: no time passes
+    assertThat(fx.loop.nanoTime()).isEqualTo(t0);
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
+    assertThat(jm.hellos).isEqualTo(1);
+    assertThat(jm.readies).hasSize(1);
+  }
+
+  /** Another owner's service, or a guest's, registering: the link waits for its back-off. */
+  @Test
+  void serviceAdded_otherServices_noHelloBeforeTheBackOff() {
+    fx = new SchedFixture(SchedFixture.pool(1, 2), SchedulerOptions.defaults());
+    fx.start();
+    fx.advance(Duration.ofSeconds(5));
+    FluxHandle other = fx.hub.attach(Credentials.owner(SchedFixture.OWNER));
+    other.register(Service.builder("job-manager-helper").build());
+    FluxHandle guest = fx.user(1000);
+    guest.register(Service.builder("1000-job-manager").build());
+    fx.settle();
+    assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
+  }
+
   @Test
   void jobManager_leavesDuringHello_helloSentAgainToTheNextOne() {
     fx = new SchedFixture(SchedFixture.pool(1, 2), SchedulerOptions.defaults());

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
@@ -383,8 +384,11 @@ class SchedServiceTest {
     fx.settle();
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.OFFLINE);
     assertThat(fx.svc.core().pendingAllocs()).isEmpty();
-    SchedulerFacingJobManager jm2 = fx.jobManager();
+    // a job manager knows its running jobs before it registers (the hello may come at once)
+    SchedulerFacingJobManager jm2 =
+        new SchedulerFacingJobManager(fx.hub.attach(Credentials.owner(SchedFixture.OWNER)));
     jm2.runningJob(1, null);
+    jm2.register();
     fx.advance(Duration.ofSeconds(2));
     assertThat(fx.svc.link()).isEqualTo(SchedService.LinkState.ONLINE);
     assertThat(jm2.hellos).isEqualTo(1);
