@@ -6,6 +6,7 @@ import io.fluxdrm.bridge.dvm.FluxScheduler;
 import io.fluxdrm.dvm.wire.SchedulerEndpoint;
 import io.fluxdrm.jobmanager.JobManager;
 import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.FluxHandle;
@@ -98,7 +99,7 @@ final class DvmLink implements AutoCloseable {
     Daemon.await(shell.start(schedHub), "the DVM job's shell", "");
     PmixAllocator allocator = PmixAllocator.create(shell);
     Daemon.await(allocator.start(schedHub), allocator.serviceName(), "");
-    LOG.info("the DVM's job {}: {}; attaching to the DVM at {}", id, r.summary(), uri);
+    LOG.info("the DVM's job {}: {}; attaching to the DVM at {}", JobId.f58(id), r.summary(), uri);
     DvmLink l = new DvmLink(reactor, uri, allocator);
     l.thread.start();
     return l;
@@ -117,7 +118,7 @@ final class DvmLink implements AutoCloseable {
       throw new CliError("--state-dir: " + file + ": " + e.getMessage() + " (expected: a job id)");
     }
     if (known.isPresent() && jm.jobR(known.get()).isPresent()) {
-      LOG.info("the DVM's job {} recovered", known.get());
+      LOG.info("the DVM's job {} recovered", JobId.f58(known.get()));
       return known.get();
     }
     CompletableFuture<Long> f = jm.submit(jobspec, uid);

@@ -92,7 +92,7 @@ final class PmixSchedulerLink implements AutoCloseable {
     if (!r.nodelist().toString().equals(head)) {
       throw new CliError(
           "the DVM's job "
-              + id
+              + JobId.f58(id)
               + " holds "
               + r.nodelist()
               + " (expected: --dvm-host "
@@ -103,7 +103,7 @@ final class PmixSchedulerLink implements AutoCloseable {
     Daemon.await(shell.start(schedHub), "the DVM job's shell", "");
     PmixAllocator allocator = PmixAllocator.create(shell);
     Daemon.await(allocator.start(schedHub), allocator.serviceName(), "");
-    return startProvider(provider, reactor, allocator, dvmUri, "the DVM's job " + id, r);
+    return startProvider(provider, reactor, allocator, dvmUri, "the DVM's job " + JobId.f58(id), r);
   }
 
   /**

@@ -191,10 +191,12 @@ class BridgeCommandIT {
       assertThat(bridge.waitFor(20, TimeUnit.SECONDS)).as("stops on SIG" + signal).isTrue();
       assertThat(bridge.exitValue()).isEqualTo(kill ? 137 : 143);
       String log = Files.readString(bridgeLog);
+      // job ids in F58, as the scheduler's and flux-core's logs have them (decision D497)
+      String f58 = io.fluxdrm.rpc.JobId.f58(id);
       assertThat(log)
-          .contains("alloc " + id + ": " + initial.summary())
-          .contains("realloc " + id + " alloc_id=")
-          .contains("release " + id + ": ");
+          .contains("alloc " + f58 + ": " + initial.summary())
+          .contains("realloc " + f58 + " alloc_id=")
+          .contains("release " + f58 + ": ");
       if (!kill) {
         assertThat(log).contains("stopping");
       }

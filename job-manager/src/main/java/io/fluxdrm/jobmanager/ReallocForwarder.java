@@ -9,6 +9,7 @@ import io.fluxdrm.protocol.ProtocolException;
 import io.fluxdrm.protocol.Rfc51Topics;
 import io.fluxdrm.protocol.SchedRealloc;
 import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.RpcCall;
@@ -96,7 +97,7 @@ final class ReallocForwarder {
       LOG.error(
           "{} {}: bad answer: {}",
           Rfc51Topics.SCHED_REALLOC,
-          Long.toUnsignedString(pend.jobId),
+          JobId.f58(pend.jobId),
           e.getMessage());
       pend.req.fail(
           Errno.EPROTO,
@@ -132,8 +133,7 @@ final class ReallocForwarder {
       return; // canceled already, or the sched.realloc never left (its answer fails it)
     }
     pend.cancelSent = true;
-    LOG.info(
-        "realloc_cancel {}: sched matchtag {}", Long.toUnsignedString(pend.jobId), pend.schedTag);
+    LOG.info("realloc_cancel {}: sched matchtag {}", JobId.f58(pend.jobId), pend.schedTag);
     jm.handle().send(Rfc51Topics.SCHED_REALLOC_CANCEL, FluxPayloads.reallocCancel(pend.schedTag));
   }
 

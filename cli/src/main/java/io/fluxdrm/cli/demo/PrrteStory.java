@@ -342,10 +342,11 @@ public final class PrrteStory implements AutoCloseable {
                 "--dvm-host",
                 head));
     String up = procs.await(bridge, "PMIx scheduler up: start prte");
-    Matcher m = Pattern.compile("the DVM's job (\\d+): ([^;]+);").matcher(up);
+    // the bridge logs job ids in F58, as flux-core does (decision D497)
+    Matcher m = Pattern.compile("the DVM's job (\\S+): ([^;]+);").matcher(up);
     boolean found = m.find();
     if (found) {
-      dvmJob = Long.parseLong(m.group(1));
+      dvmJob = io.fluxdrm.rpc.JobId.parse(m.group(1));
     }
     updateFree();
     step(

@@ -799,6 +799,13 @@ public final class DvmCore {
       throw Refused.badParam(
           "PMIX_SESSION_APP without PMIX_ALLOC_NODE_LIST: a session with apps needs nodes");
     }
+    if (d.nodes().isEmpty()) {
+      // decision D497: a session holds nodes; PRRTE creates one on none, as it
+      // makes an empty reservation of a NEW without nodes, which the reference refuses too (D355)
+      throw Refused.badParam(
+          "PMIX_SESSION_INSTANTIATE without PMIX_ALLOC_NODE_LIST: names no nodes (expected: the"
+              + " session's nodes)");
+    }
     String allocId = d.allocId().orElse(Long.toUnsignedString(id));
     if (byAllocId.containsKey(allocId)) {
       throw new Refused(

@@ -281,6 +281,26 @@ class SessionControlRulesTest {
     assertThat(h.core.view().session(4242).orElseThrow().timeLimit()).isEmpty();
   }
 
+  /**
+   * Issue 29, finding 9: {@code sessionctrl instantiate 43} without nodes created a session on no
+   * node. A session holds nodes: an INSTANTIATE naming none is a BAD_PARAM that changes nothing, as
+   * a NEW naming none is (D355; decision D497). Nodes outside the DVM are not refused: the DVM is
+   * extended across them (seed 000 "Instantiation", elastic mode or not).
+   */
+  @Test
+  void anInstantiateNamingNoNodesIsABadParam_nodesOutsideTheDvmExtendIt() {
+    String before = DvmHarness.snapshot(h.core.view());
+    StatusInfos a = sc(43, on(PmixKey.PMIX_SESSION_INSTANTIATE));
+    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_BAD_PARAM);
+    assertThat(a.infos().toString()).contains("without PMIX_ALLOC_NODE_LIST: names no nodes");
+    assertThat(h.core.view().session(43)).isEmpty();
+    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(before);
+
+    assertThat(sc(46, on(PmixKey.PMIX_SESSION_INSTANTIATE), nodes("node9")).status())
+        .isEqualTo(PmixStatus.PMIX_SUCCESS);
+    assertThat(h.core.view().session(46).orElseThrow().hosts()).containsExactly("node9");
+  }
+
   @Test
   void c26_anExtendThatExtendsNothingIsABadParam() {
     sc(4242, on(PmixKey.PMIX_SESSION_INSTANTIATE), nodes("node3"));

@@ -6,6 +6,7 @@ import io.fluxdrm.jobmanager.JobEvent;
 import io.fluxdrm.jobmanager.JobManagerException;
 import io.fluxdrm.jobmanager.core.Decision.Level;
 import io.fluxdrm.protocol.Rfc27Topics;
+import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
@@ -25,7 +26,7 @@ final class AllocRules {
           Level.WARN,
           Rfc27Topics.ALLOC
               + ": response for job "
-              + Long.toUnsignedString(id)
+              + JobId.f58(id)
               + " ignored: "
               + (job == null ? "unknown job" : "no alloc pending"));
       return;
@@ -44,9 +45,7 @@ final class AllocRules {
                 where + ": /annotations: " + a + " (expected: an object on ANNOTATE)");
           }
           mergeAnnotations(job.annotations, (ObjectNode) a);
-          core.log(
-              Level.DEBUG,
-              "alloc " + Long.toUnsignedString(id) + ": annotations " + job.annotations);
+          core.log(Level.DEBUG, "alloc " + JobId.f58(id) + ": annotations " + job.annotations);
         }
         case 2 -> {
           // RFC 27 digest §4: DENY ends the job with a fatal exception, annotations cleared
@@ -55,15 +54,14 @@ final class AllocRules {
           String note = p.path("note").asText("denied");
           ObjectNode ctx = Json.object().put("type", "alloc").put("severity", 0).put("note", note);
           core.record(job, JobEvent.EXCEPTION, ctx);
-          core.log(Level.INFO, "alloc " + Long.toUnsignedString(id) + ": denied: " + note);
+          core.log(Level.INFO, "alloc " + JobId.f58(id) + ": denied: " + note);
           core.emit(new Decision.AllocFailed(id, where + ": denied: " + note));
         }
         case 3 -> {
           // RFC 27 digest §5: CANCEL puts the job back in the queue, annotations cleared
           core.allocDone(id);
           job.annotations.removeAll();
-          core.log(
-              Level.INFO, "alloc " + Long.toUnsignedString(id) + ": canceled, back in the queue");
+          core.log(Level.INFO, "alloc " + JobId.f58(id) + ": canceled, back in the queue");
         }
         default ->
             throw new JobManagerException(where + ": /type: " + type + " (expected: 0, 1, 2 or 3)");
@@ -103,7 +101,7 @@ final class AllocRules {
     }
     ctx.set("R", rs.toJson());
     core.record(job, JobEvent.ALLOC, ctx);
-    core.log(Level.INFO, "alloc " + Long.toUnsignedString(job.id) + ": " + job.r.summary());
+    core.log(Level.INFO, "alloc " + JobId.f58(job.id) + ": " + job.r.summary());
     core.emit(new Decision.Allocated(job.id));
   }
 

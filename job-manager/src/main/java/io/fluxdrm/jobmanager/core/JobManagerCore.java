@@ -11,6 +11,7 @@ import io.fluxdrm.protocol.ProtocolException;
 import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.protocol.Rfc27Topics;
 import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rset.ResourceSet;
@@ -227,7 +228,7 @@ public final class JobManagerCore {
     record(job, JobEvent.RELEASE, rel);
     record(job, JobEvent.FREE, Json.object());
     emit(new Decision.SendFree(jobId, held, true));
-    log(Level.INFO, "free " + Long.toUnsignedString(jobId) + ": " + held.summary() + " (final)");
+    log(Level.INFO, "free " + JobId.f58(jobId) + ": " + held.summary() + " (final)");
   }
 
   // ---- the scheduler interface (RFC 27 §3, §11)
@@ -289,7 +290,7 @@ public final class JobManagerCore {
     }
     emit(new Decision.Respond(Json.object().put("count", waiting.size() + allocPending.size())));
     for (Job job : waiting) {
-      log(Level.INFO, "sched-ready: alloc of job " + Long.toUnsignedString(job.id) + " sent");
+      log(Level.INFO, "sched-ready: alloc of job " + JobId.f58(job.id) + " sent");
       sendAlloc(job);
     }
   }
@@ -305,7 +306,7 @@ public final class JobManagerCore {
     ctx.put("type", r.type());
     ctx.put("severity", r.severity());
     ctx.put("note", r.note());
-    log(Level.WARN, "job " + Long.toUnsignedString(r.jobId()) + ": exception " + ctx);
+    log(Level.WARN, "job " + JobId.f58(r.jobId()) + ": exception " + ctx);
     record(job, JobEvent.EXCEPTION, ctx);
     emit(new Decision.Respond(Json.object()));
   }

@@ -10,6 +10,7 @@ import io.fluxdrm.protocol.ReallocAnswer;
 import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.protocol.Rfc51Topics;
 import io.fluxdrm.rpc.Errno;
+import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rset.ResourceSet;
@@ -24,10 +25,10 @@ final class ReallocRules {
   private ReallocRules() {}
 
   static void failed(JobManagerCore core, Input.ReallocFailed f) {
-    String job10 = Long.toUnsignedString(f.jobId());
+    String jobF58 = JobId.f58(f.jobId());
     if (f.errnum() == Errno.ENOSYS) {
       // RFC 51: a scheduler without sched.realloc (RFC 27 only) is UNSUPPORTED, not an error
-      core.log(Level.INFO, "realloc " + job10 + ": scheduler has no sched.realloc: UNSUPPORTED");
+      core.log(Level.INFO, "realloc " + jobF58 + ": scheduler has no sched.realloc: UNSUPPORTED");
       ObjectNode a =
           ReallocAnswer.of(
                   0,
@@ -36,14 +37,14 @@ final class ReallocRules {
               .toJson();
       respond(core, core.jobOrNull(f.jobId()), a);
     } else {
-      core.log(Level.INFO, "realloc " + job10 + ": " + Errno.name(f.errnum()) + " " + f.message());
+      core.log(Level.INFO, "realloc " + jobF58 + ": " + Errno.name(f.errnum()) + " " + f.message());
       core.emit(new Decision.Fail(f.errnum(), f.message()));
     }
   }
 
   static void answer(JobManagerCore core, long jobId, ObjectNode a) {
     Job job = core.jobOrNull(jobId);
-    String job10 = Long.toUnsignedString(jobId);
+    String jobF58 = JobId.f58(jobId);
     try {
       int type = JobManagerCore.reallocType(a.get("type"));
       if (type < 0) {
@@ -84,7 +85,7 @@ final class ReallocRules {
         core.log(
             Level.INFO,
             "realloc "
-                + job10
+                + jobF58
                 + " alloc_id="
                 + a.get("alloc_id")
                 + ": SUCCESS"
@@ -96,7 +97,7 @@ final class ReallocRules {
         core.log(
             Level.INFO,
             "realloc "
-                + job10
+                + jobF58
                 + ": "
                 + ReallocResponseType.of(type).orElseThrow()
                 + " "
@@ -104,7 +105,8 @@ final class ReallocRules {
       }
     } catch (ProtocolException | RsetException | JobManagerException e) {
       core.log(
-          Level.ERROR, Rfc51Topics.SCHED_REALLOC + " " + job10 + ": bad answer: " + e.getMessage());
+          Level.ERROR,
+          Rfc51Topics.SCHED_REALLOC + " " + jobF58 + ": bad answer: " + e.getMessage());
       core.emit(
           new Decision.Fail(
               Errno.EPROTO,
@@ -159,12 +161,7 @@ final class ReallocRules {
     core.emit(new Decision.SendFree(in.jobId(), released, false));
     core.log(
         Level.INFO,
-        "release "
-            + Long.toUnsignedString(in.jobId())
-            + ": "
-            + released.summary()
-            + " -> "
-            + job.r.summary());
+        "release " + JobId.f58(in.jobId()) + ": " + released.summary() + " -> " + job.r.summary());
     core.emit(new Decision.Respond(new JobR(job.r).toJson()));
   }
 }

@@ -3,6 +3,7 @@ package io.fluxdrm.jobmanager.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fluxdrm.testkit.InvariantsExtension;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,6 +31,26 @@ class JobManagerCoreTest {
         success 1 0        | log 1 alloc; allocated 1 | online; 1 held rank0/core[0-1]
         """);
     return h;
+  }
+
+  /**
+   * Issue 29, finding 9: the job manager's log named job 1 "1" where the scheduler's, on the next
+   * line, named it "ƒ2". Logs name jobs in F58, as flux-core's own logs do (decision D497).
+   */
+  @Test
+  void logLines_nameJobsInF58() {
+    Harness h = oneRunning();
+    List<String> logs = new java.util.ArrayList<>();
+    h.run(
+        "submit 1000 | log 2 submit; submitted 2; sched.alloc 2 | online; 1 held rank0/core[0-1]; 2 pending");
+    h.run(
+        "deny 2 too big | log 2 exception; failed 2: sched.alloc 2: denied: too big | online; 1 held rank0/core[0-1]; 2 ended");
+    for (Decision d : h.last) {
+      if (d instanceof Decision.Log l) {
+        logs.add(l.text());
+      }
+    }
+    assertThat(logs).containsExactly("alloc \u01923: denied: too big");
   }
 
   @Test
