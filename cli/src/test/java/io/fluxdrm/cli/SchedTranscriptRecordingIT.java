@@ -131,19 +131,8 @@ class SchedTranscriptRecordingIT {
     assertThat(replay(t, out)).as(out.toString()).isZero();
 
     // the recorded grow answered one node more than the scheduler answers: a diff, exit 1
-    List<String> lines = Files.readAllLines(t, StandardCharsets.UTF_8);
-    int at = -1;
-    for (int i = 0; i < lines.size(); i++) {
-      if (lines.get(i).contains("R_delta_add")) {
-        at = i;
-      }
-    }
-    assertThat(at).as("a recorded answer with R_delta_add").isNotNegative();
-    lines.set(at, lines.get(at).replace("core\":\"0-3\"", "core\":\"0-2\""));
-    Path changed = dir.resolve("changed.jsonl");
-    Files.write(changed, lines, StandardCharsets.UTF_8);
     StringBuilder diff = new StringBuilder();
-    assertThat(replay(changed, diff)).as(diff.toString()).isEqualTo(1);
+    assertThat(replay(changed(t), diff)).as(diff.toString()).isEqualTo(1);
     assertThat(diff.toString()).contains("0-2");
   }
 
@@ -161,23 +150,38 @@ class SchedTranscriptRecordingIT {
       workload(reactor, dir.resolve("hub"));
       assertThat(p.terminate()).isEqualTo(SchedTcpIT.EXIT_SIGTERM);
     }
-    try (SchedProcess fresh =
-        SchedProcess.start(
-            dir,
-            "fresh",
-            "--listen",
-            "unix:" + dir.resolve("hub2"),
-            "--hosts",
-            "node[0-3]",
-            "--cores",
-            "0-3")) {
-      fresh.awaitLog("listening on ");
+    try (SchedProcess fresh = startFresh("fresh", dir.resolve("hub2"))) {
       StringBuilder out = new StringBuilder();
       assertThat(replay(t, out, "--uri", "unix:" + dir.resolve("hub2")))
           .as(out.toString())
           .isZero();
       assertThat(out.toString()).containsPattern("replay: (\\d+) of \\1 responses matched");
+      assertThat(fresh.isAlive()).as("the scheduler replayed against still serves").isTrue();
     }
+    try (SchedProcess fresh = startFresh("fresh2", dir.resolve("hub3"))) {
+      StringBuilder diff = new StringBuilder();
+      assertThat(replay(changed(t), diff, "--uri", "unix:" + dir.resolve("hub3")))
+          .as(diff.toString())
+          .isEqualTo(1);
+      assertThat(diff.toString()).contains("0-2");
+      assertThat(fresh.isAlive()).as("the scheduler replayed against still serves").isTrue();
+    }
+  }
+
+  /** A scheduler on the replay pool, no transcript, serving once it says so. */
+  private SchedProcess startFresh(String name, Path hub) throws Exception {
+    SchedProcess p =
+        SchedProcess.start(
+            dir, name, "--listen", "unix:" + hub, "--hosts", "node[0-3]", "--cores", "0-3");
+    p.awaitLog("listening on ");
+    return p;
+  }
+
+  /**
+   * A copy of the transcript whose last recorded grow answer gives core 0-2 where the scheduler
+   * gives 0-3.
+   */
+  private Path changed(Path t) throws Exception {
     List<String> lines = Files.readAllLines(t, StandardCharsets.UTF_8);
     int at = -1;
     for (int i = 0; i < lines.size(); i++) {
@@ -185,26 +189,11 @@ class SchedTranscriptRecordingIT {
         at = i;
       }
     }
+    assertThat(at).as("a recorded answer with R_delta_add").isNotNegative();
     lines.set(at, lines.get(at).replace("core\":\"0-3\"", "core\":\"0-2\""));
     Path changed = dir.resolve("changed.jsonl");
     Files.write(changed, lines, StandardCharsets.UTF_8);
-    try (SchedProcess fresh =
-        SchedProcess.start(
-            dir,
-            "fresh2",
-            "--listen",
-            "unix:" + dir.resolve("hub3"),
-            "--hosts",
-            "node[0-3]",
-            "--cores",
-            "0-3")) {
-      fresh.awaitLog("listening on ");
-      StringBuilder diff = new StringBuilder();
-      assertThat(replay(changed, diff, "--uri", "unix:" + dir.resolve("hub3")))
-          .as(diff.toString())
-          .isEqualTo(1);
-      assertThat(diff.toString()).contains("0-2");
-    }
+    return changed;
   }
 
   @Test

@@ -104,8 +104,8 @@ public final class LiveReplay {
               .add(Replay.render(m, sender, normalisations));
           before++;
         } else if (l.direction() == MessageTap.Direction.IN && m.type() == MessageType.REQUEST) {
-          awaitCount(actual, received, before, wait);
-          awaitUpcalls(upcalls, upcallsBefore, wait);
+          awaitAtLeast(actual, () -> received[0], before, wait);
+          awaitAtLeast(upcalls, upcalls::get, upcallsBefore, wait);
           FluxHandle c = clients.get(sender);
           if (c == null) {
             c = connect.get();
@@ -135,7 +135,7 @@ public final class LiveReplay {
           }
         }
       }
-      awaitCount(actual, received, before, wait);
+      awaitAtLeast(actual, () -> received[0], before, wait);
       List<String> exp = new ArrayList<>();
       List<String> act = new ArrayList<>();
       synchronized (actual) {
@@ -156,33 +156,21 @@ public final class LiveReplay {
     }
   }
 
-  private static void awaitCount(
-      Map<String, List<String>> actual, int[] received, int count, Duration wait)
+  /**
+   * Waits, on {@code lock}'s monitor, until {@code count} reaches {@code n} or {@code wait} passed;
+   * whoever changes the count notifies the lock.
+   */
+  private static void awaitAtLeast(
+      Object lock, java.util.function.IntSupplier count, int n, Duration wait)
       throws InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
-    synchronized (actual) {
-      while (received[0] < count) {
+    synchronized (lock) {
+      while (count.getAsInt() < n) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return;
         }
-        TimeUnit.NANOSECONDS.timedWait(actual, left);
-      }
-    }
-  }
-
-  /** Waits until the partner answered {@code count} of the service's requests, or {@code wait}. */
-  private static void awaitUpcalls(
-      java.util.concurrent.atomic.AtomicInteger answered, int count, Duration wait)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + wait.toNanos();
-    synchronized (answered) {
-      while (answered.get() < count) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return;
-        }
-        TimeUnit.NANOSECONDS.timedWait(answered, left);
+        TimeUnit.NANOSECONDS.timedWait(lock, left);
       }
     }
   }
