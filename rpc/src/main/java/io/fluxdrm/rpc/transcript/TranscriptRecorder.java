@@ -24,6 +24,7 @@ public final class TranscriptRecorder implements MessageTap, AutoCloseable {
   private final Writer out;
   private final Clock clock;
   private boolean failed;
+  private volatile boolean closed;
 
   /** Creates a recorder writing to {@code out} with times from {@code clock}. */
   public TranscriptRecorder(Writer out, Clock clock) {
@@ -33,8 +34,8 @@ public final class TranscriptRecorder implements MessageTap, AutoCloseable {
 
   @Override
   public void onMessage(Direction direction, Message message) {
-    if (failed) {
-      return;
+    if (failed || closed) {
+      return; // a message after close (a server's last goodbyes) is not recorded
     }
     TranscriptLine line = new TranscriptLine(clock.instant(), direction, message);
     try {
@@ -60,6 +61,7 @@ public final class TranscriptRecorder implements MessageTap, AutoCloseable {
   /** Flushes and closes the writer. */
   @Override
   public void close() {
+    closed = true;
     try {
       out.close();
     } catch (IOException e) {
