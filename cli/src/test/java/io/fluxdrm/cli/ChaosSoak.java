@@ -303,7 +303,7 @@ final class ChaosSoak {
     }
     r.await();
     if (kill) {
-      recover(victim);
+      recover(victim, r);
       System.out.println(
           "chaos soak: kill "
               + killsDone
@@ -330,6 +330,9 @@ final class ChaosSoak {
     final Runnable onFailure;
     String outcome;
     boolean ok;
+
+    /** The job this request ends ({@code bridge.finish}), or 0. */
+    long ends;
 
     Request(String kind, CompletableFuture<?> answer, Runnable onOk, Runnable onFailure) {
       this.kind = kind;
@@ -423,16 +426,19 @@ final class ChaosSoak {
   private Request finish(SoakJob j) {
     ObjectNode p = Json.object();
     p.set("id", FluxPayloads.id(j.id));
-    return new Request(
-        "finish",
-        owner.rpc("bridge.finish", p),
-        () -> forget(j),
-        () -> {
-          // answer lost with a killed process: the job ended or not, the job manager says which
-          if (jobR(j.id) == null) {
-            forget(j);
-          }
-        });
+    Request r =
+        new Request(
+            "finish",
+            owner.rpc("bridge.finish", p),
+            () -> forget(j),
+            () -> {
+              // answer lost with a killed process: the job ended or not, the job manager says which
+              if (jobR(j.id) == null) {
+                forget(j);
+              }
+            });
+    r.ends = j.id;
+    return r;
   }
 
   private void forget(SoakJob j) {
@@ -764,8 +770,10 @@ final class ChaosSoak {
    * are reconnected: after the scheduler, whose hub carried every connection, the job manager is
    * started again too (it does not reconnect, D501) and every job's shell plugin and facade are
    * made anew from the job manager's R; after the DVM, the bridge attaches again by itself (D377).
+   * A job that {@code inFlight} finished (answered before the kill) is gone from the job manager as
+   * it should be; any other job missing after the restart is a loss.
    */
-  private void recover(Part part) {
+  private void recover(Part part, Request inFlight) {
     int attached = occurrences(read(name(Part.BRIDGE) + ".err"), "scheduler of the DVM at");
     if (part != Part.DVM && (!sessions.isEmpty() || dvmInFlight)) {
       // the bridge's map of the DVM's sessions to its grants is in its memory only (D501)
@@ -786,7 +794,9 @@ final class ChaosSoak {
         for (SoakJob j : List.copyOf(jobs.values())) {
           closeQuietly(j.shell);
           ResourceSet r = jobR(j.id);
-          if (r == null) {
+          if (r == null && inFlight.ok && inFlight.ends == j.id) {
+            jobs.remove(j.id);
+          } else if (r == null) {
             jobs.remove(j.id);
             problems.add("job " + j.id + " gone after the scheduler's restart");
           } else {
