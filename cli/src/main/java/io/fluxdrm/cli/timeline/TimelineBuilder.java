@@ -93,8 +93,8 @@ public final class TimelineBuilder {
   /**
    * One change a running scheduler reports on its watch stream: {@code {"topic", "payload"}} with
    * the RFC 27 {@code sched.alloc} answer, the RFC 51 {@code sched.realloc} answer (then with
-   * {@code "id"}, the job, and {@code "request"}, "grow" or "shrink"), or the {@code sched.free}
-   * request.
+   * {@code "id"}, the job, and {@code "request"}, "grow" or "shrink"), the {@code sched.free}
+   * request, or what is held after a job manager's hello ({@code job-manager.sched-hello}).
    */
   public void watched(JsonNode item, Instant at) {
     lines++;
@@ -109,10 +109,21 @@ public final class TimelineBuilder {
     switch (topic) {
       case Rfc27Topics.ALLOC -> flux.allocAnswer(p, t);
       case Rfc27Topics.FREE -> flux.free(p, t);
+      case Rfc27Topics.SCHED_HELLO -> resynced(p, t);
       case Rfc51Topics.SCHED_REALLOC ->
           flux.reallocAnswer(
               item.path("id").asLong(), item.path("request").asText("grow"), t, p, t);
       default -> board.unattributed();
+    }
+  }
+
+  /**
+   * What the scheduler holds after a job manager's hello (D521), in the snapshot's form: each job's
+   * R as the hello gave it.
+   */
+  private void resynced(JsonNode p, long t) {
+    for (JsonNode j : p.path("jobs")) {
+      FluxTraffic.rOf(j, "R").ifPresent(r -> flux.reconcile(j.path("id").asLong(), r, t));
     }
   }
 

@@ -145,6 +145,11 @@ final class DecisionRunner {
 
   // ---- executing decisions ---------------------------------------------------------------------
 
+  /** A job manager's hello was taken: watchers get what is held now (D521). */
+  void resynced() {
+    watchers.resynced(core);
+  }
+
   /** Hands {@code e} to the core and carries out the decisions (for an event with no request). */
   void handle(SchedEvent e) {
     execute(core.handle(e, clock.getAsDouble()), null, null);

@@ -290,6 +290,7 @@ final class JobManagerLink {
               runner.forgetPending();
               runner.execute(failed, null, null);
               runner.handle(new SchedEvent.Hello(running));
+              runner.resynced();
               ready(fatal, gen);
             });
   }

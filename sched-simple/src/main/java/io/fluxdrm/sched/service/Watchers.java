@@ -21,7 +21,9 @@ import java.util.List;
  * "payload"}} with the very payload the scheduler sent or was sent: the {@code sched.alloc} answer
  * (SUCCESS, ANNOTATE, DENY, CANCEL), the {@code sched.realloc} answer (with {@code "id"}, the job,
  * and {@code "request"}: grow, shrink or realloc), the {@code sched.free} request it carried out.
- * The stream ends when the watcher disconnects. {@code fluxdrm plot --live} reads it.
+ * After a job manager's hello, the whole of what is held again, under {@code
+ * job-manager.sched-hello} (D521). The stream ends when the watcher disconnects. {@code fluxdrm
+ * plot --live} reads it.
  */
 final class Watchers {
   static final String METHOD = "watch";
@@ -31,6 +33,29 @@ final class Watchers {
   /** Starts a watch: the owner only, answered with the snapshot. */
   void watch(ServiceRequest req, SchedulerCore core) {
     req.requireOwner("the instance owner");
+    req.respond(snapshot(core));
+    watchers.add(req);
+  }
+
+  /**
+   * A job manager's hello was taken (decision D521): the running jobs are the job manager's, whose
+   * R wins over what the scheduler had recorded (D502), so a grant it never recorded is freed
+   * without a {@code sched.free}. Every watcher gets what is held now, {@code {"topic":
+   * "job-manager.sched-hello", "payload": {"pool", "jobs"}}}, the snapshot's form, in place of what
+   * it followed.
+   */
+  void resynced(SchedulerCore core) {
+    if (watchers.isEmpty()) {
+      return;
+    }
+    ObjectNode item = item(Rfc27Topics.SCHED_HELLO, snapshot(core));
+    watchers.removeIf(ServiceRequest::isDone);
+    for (ServiceRequest w : watchers) {
+      w.respond(item);
+    }
+  }
+
+  private static ObjectNode snapshot(SchedulerCore core) {
     ObjectNode snap = Json.object();
     snap.set("pool", core.pool().all().toJson());
     ArrayNode jobs = snap.putArray("jobs");
@@ -40,8 +65,7 @@ final class Watchers {
       j.set("id", JobId.json(id));
       j.set("R", r.toJson());
     }
-    req.respond(snap);
-    watchers.add(req);
+    return snap;
   }
 
   boolean isEmpty() {

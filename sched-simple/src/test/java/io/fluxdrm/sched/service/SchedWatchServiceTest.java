@@ -2,17 +2,21 @@ package io.fluxdrm.sched.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.client.RpcStream;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.sched.SchedulerOptions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -76,6 +80,46 @@ class SchedWatchServiceTest {
         .isEqualTo(1);
     assertThat(r2.summary()).isEqualTo("rank[1-2]/core[0-1]");
     assertThat(s.done()).isNotDone();
+    fx.checkInvariants();
+  }
+
+  /**
+   * A job manager that restarts without the grant it never recorded (D502): its hello frees the
+   * grant with no {@code sched.free}, so the watcher gets what is held after the hello (D521), and
+   * nothing it follows still holds the freed rank (the chaos soak saw a rank "handed out twice").
+   */
+  @Test
+  void watch_jobManagerHelloAgain_watcherGetsWhatIsHeldNow() {
+    SchedulerFacingJobManager jm = fx.jobManager();
+    fx.start();
+    CompletableFuture<Message> a = jm.alloc(1, SchedulerFacingJobManager.nodes(1, 1, 2));
+    fx.settle();
+    ResourceSet r1 = ResourceSet.fromJson(a.join().json().get("R"));
+    List<ObjectNode> seen = new ArrayList<>();
+    FluxHandle w = fx.hub.attach(Credentials.owner(SchedFixture.OWNER));
+    w.stream("sched.watch", Json.object(), m -> seen.add(m.json()), null);
+    fx.settle();
+    jm.realloc(1, SchedulerFacingJobManager.nodes(1, 1, 2), null, null);
+    fx.settle();
+    assertThat(seen).hasSize(2);
+    assertThat(seen.get(1).get("topic").asText()).isEqualTo("sched.realloc");
+
+    jm.h.close();
+    fx.settle();
+    SchedulerFacingJobManager jm2 =
+        new SchedulerFacingJobManager(fx.hub.attach(Credentials.owner(SchedFixture.OWNER)));
+    jm2.runningJob(1, null).set("R", r1.toJson());
+    jm2.register();
+    fx.advance(Duration.ofSeconds(2));
+    assertThat(jm2.hellos).isEqualTo(1);
+    assertThat(seen).hasSize(3);
+    ObjectNode again = seen.get(2);
+    assertThat(again.get("topic").asText()).isEqualTo("job-manager.sched-hello");
+    JsonNode held = again.get("payload");
+    assertThat(ResourceSet.fromJson(held.get("pool")).summary()).isEqualTo("rank[0-3]/core[0-1]");
+    assertThat(held.get("jobs")).hasSize(1);
+    assertThat(ResourceSet.fromJson(held.get("jobs").get(0).get("R")).summary())
+        .isEqualTo(r1.summary());
     fx.checkInvariants();
   }
 
