@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +46,50 @@ final class DvmLink implements AutoCloseable {
 
   private static final Duration RETRY = Duration.ofSeconds(1);
 
+  /**
+   * The file of the state directory that keeps the scheduler's ledger (decision D521): which of the
+   * DVM job's grants each DVM session holds, so that a restarted bridge knows them.
+   */
+  static final String LEDGER_FILE = "dvm-ledger.json";
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper LEDGER_JSON =
+      new com.fasterxml.jackson.databind.ObjectMapper();
+
+  /** The ledger {@code file} keeps, or an empty one when there is no file. */
+  static FluxScheduler.Ledger readLedger(Path file) {
+    if (!Files.exists(file)) {
+      return new FluxScheduler.Ledger(null, null, null, null);
+    }
+    try {
+      return LEDGER_JSON.readValue(file.toFile(), FluxScheduler.Ledger.class);
+    } catch (IOException | RuntimeException e) {
+      throw new CliError(
+          "--state-dir: "
+              + file
+              + ": "
+              + Main.firstLine(e.getMessage())
+              + " (expected: the ledger a bridge wrote; move it away to start without it)");
+    }
+  }
+
+  /**
+   * Writes the ledger whole to a file beside {@code file} and moves it in place, so that a bridge
+   * killed at any point leaves the last ledger or the one before it, never a part of one.
+   */
+  static void writeLedger(Path file, FluxScheduler.Ledger ledger) {
+    Path tmp = file.resolveSibling(file.getFileName() + ".new");
+    try {
+      Files.write(tmp, LEDGER_JSON.writeValueAsBytes(ledger));
+      Files.move(
+          tmp,
+          file,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(file + ": " + e.getMessage(), e);
+    }
+  }
+
   private final Reactor reactor;
   private final String uri;
   private final FluxScheduler scheduler;
@@ -55,10 +100,17 @@ final class DvmLink implements AutoCloseable {
   private volatile DvmPort selfPort;
   private volatile boolean closed;
 
-  private DvmLink(Reactor reactor, String uri, PmixAllocator allocator) {
+  private DvmLink(
+      Reactor reactor,
+      String uri,
+      PmixAllocator allocator,
+      FluxScheduler.Ledger ledger,
+      Path ledgerFile) {
     this.reactor = reactor;
     this.uri = uri;
     this.scheduler = FluxScheduler.of(allocator, this::port, this::selfPort);
+    this.scheduler.restore(ledger);
+    this.scheduler.journal(l -> writeLedger(ledgerFile, l));
     this.thread = new Thread(this::run, "fluxdrm-bridge-dvm");
     this.thread.setDaemon(true);
   }
@@ -96,13 +148,68 @@ final class DvmLink implements AutoCloseable {
     long id = dvmJob(jm, stateDir, uid, jobspec());
     ResourceSet r = jm.jobR(id).orElseThrow();
     ShellPlugin shell = ShellPlugin.create(id, uid, r);
+    // shrinks the job manager granted and recovered, not handed back yet (D521)
+    ResourceSet being = jm.releasing(id).orElse(ResourceSet.empty());
+    shell.adoptReleasing(being);
     Daemon.await(shell.start(schedHub), "the DVM job's shell", "");
     PmixAllocator allocator = PmixAllocator.create(shell);
     Daemon.await(allocator.start(schedHub), allocator.serviceName(), "");
     LOG.info("the DVM's job {}: {}; attaching to the DVM at {}", JobId.f58(id), r.summary(), uri);
-    DvmLink l = new DvmLink(reactor, uri, allocator);
+    Path ledgerFile = stateDir.resolve(LEDGER_FILE);
+    FluxScheduler.Ledger ledger = withReleasing(readLedger(ledgerFile), being);
+    // the bridge before this one granted these: a RELEASE of one by its PMIX_ALLOC_ID must find it
+    ledger.sessions().forEach((sid, entries) -> adopt(allocator, sid, entries));
+    ledger.pending().forEach((sid, p) -> adopt(allocator, sid, List.of(p.nodes().split(","))));
+    DvmLink l = new DvmLink(reactor, uri, allocator, ledger, ledgerFile);
     l.thread.start();
     return l;
+  }
+
+  /**
+   * The ledger with every host of {@code being} (granted shrinks of the DVM's job not handed back
+   * yet) departing: the bridge before may have died between the grant and its ledger, or between
+   * the DVM's report and the hand-back; the DVM is asked again, and what it no longer holds goes
+   * back at once (D521).
+   */
+  static FluxScheduler.Ledger withReleasing(FluxScheduler.Ledger l, ResourceSet being) {
+    if (being.isEmpty()) {
+      return l;
+    }
+    java.util.Map<Long, List<String>> sessions = new java.util.TreeMap<>(l.sessions());
+    java.util.Map<String, String> departing = new java.util.TreeMap<>(l.departing());
+    for (String host : being.nodelist().expand()) {
+      if (departing.containsKey(host)) {
+        continue;
+      }
+      String entry = host;
+      for (java.util.Map.Entry<Long, List<String>> e : List.copyOf(sessions.entrySet())) {
+        List<String> keep = new java.util.ArrayList<>();
+        for (String x : e.getValue()) {
+          if (x.equals(host) || x.startsWith(host + ":")) {
+            entry = x;
+          } else {
+            keep.add(x);
+          }
+        }
+        sessions.put(e.getKey(), keep);
+      }
+      departing.put(host, entry);
+      LOG.info(
+          "{} is being released from the DVM's job: handed back once the DVM no longer runs it",
+          entry);
+    }
+    return new FluxScheduler.Ledger(sessions, l.pending(), departing, l.releasing());
+  }
+
+  private static void adopt(PmixAllocator allocator, long sid, List<String> entries) {
+    List<String> hosts =
+        entries.stream()
+            .map(e -> e.lastIndexOf(':') > 0 ? e.substring(0, e.lastIndexOf(':')) : e)
+            .toList();
+    ResourceSet r = allocator.adopt(Long.toUnsignedString(sid), hosts);
+    if (!r.isEmpty()) {
+      LOG.info("reservation {} of the bridge before: {}", Long.toUnsignedString(sid), r.summary());
+    }
   }
 
   /** The DVM's job: the one the state directory names, else {@code jobspec} submitted now. */
@@ -199,6 +306,7 @@ final class DvmLink implements AutoCloseable {
                 (v, err) -> {
                   if (err == null) {
                     LOG.info("scheduler of the DVM at {}", uri);
+                    reactor.execute(scheduler::reattached);
                   }
                 });
       } catch (Exception e) {

@@ -107,7 +107,7 @@ final class ChaosSoak {
       int requests,
       Map<String, Integer> outcomes,
       int adopted,
-      int stranded,
+      int adoptedSessions,
       Map<String, String> examples,
       List<String> problems,
       long millis) {
@@ -125,8 +125,8 @@ final class ChaosSoak {
           + ", "
           + adopted
           + " job(s) adopted after a lost submit answer, "
-          + stranded
-          + " node(s) left in the DVM's job by bridge restarts (D501), "
+          + adoptedSessions
+          + " DVM session(s) adopted from the bridge's ledger after a lost answer (D521), "
           + problems.size()
           + " problem(s), "
           + millis
@@ -188,13 +188,7 @@ final class ChaosSoak {
   private int requests;
   private int lostSubmits;
   private int adopted;
-  private int stranded;
-
-  /** Whether the bridge was restarted while the DVM had sessions of the tool's or a NEW open. */
-  private boolean bridgeLostSessions;
-
-  /** Whether the request in flight is one through the DVM. */
-  private boolean dvmInFlight;
+  private int adoptedSessions;
 
   private int reqIds;
 
@@ -250,7 +244,7 @@ final class ChaosSoak {
         requests,
         Map.copyOf(outcomes),
         adopted,
-        stranded,
+        adoptedSessions,
         Map.copyOf(examples),
         List.copyOf(problems),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
@@ -295,7 +289,6 @@ final class ChaosSoak {
     Part victim = Part.values()[rnd.nextInt(Part.values().length)];
     // pacing: how long after the request the kill comes (0 to 150 ms), from the seed
     long pace = rnd.nextInt(150);
-    dvmInFlight = kind.startsWith("dvm-");
     Request r = issue(kind, free);
     if (kill) {
       pause(pace);
@@ -373,6 +366,11 @@ final class ChaosSoak {
         throw new Stop("interrupted");
       }
       outcomes.merge(kind + ": " + outcome, 1, Integer::sum);
+    }
+
+    /** Failed without an answer of the service (a connection or provider lost), not refused. */
+    boolean lost() {
+      return outcome != null && (outcome.startsWith("error") || outcome.equals("lost"));
     }
 
     void apply() {
@@ -662,6 +660,19 @@ final class ChaosSoak {
     }
   }
 
+  /** The sessions the bridge's ledger names (D521), as alloc ids. */
+  private List<String> ledgerSessions() {
+    Path f = dir.resolve("jobs").resolve("dvm-ledger.json");
+    try {
+      JsonNode l = new com.fasterxml.jackson.databind.ObjectMapper().readTree(f.toFile());
+      List<String> out = new ArrayList<>();
+      l.path("sessions").fieldNames().forEachRemaining(out::add);
+      return out;
+    } catch (IOException e) {
+      throw new Stop("the bridge's ledger " + f + ": " + e.getMessage());
+    }
+  }
+
   private String read(String file) {
     try {
       Path f = dir.resolve(file);
@@ -768,17 +779,14 @@ final class ChaosSoak {
   /**
    * Starts {@code part} again with the same arguments and waits until it serves and the survivors
    * are reconnected: after the scheduler, whose hub carried every connection, the job manager is
-   * started again too (it does not reconnect, D501) and every job's shell plugin and facade are
-   * made anew from the job manager's R; after the DVM, the bridge attaches again by itself (D377).
-   * A job that {@code inFlight} finished (answered before the kill) is gone from the job manager as
-   * it should be; any other job missing after the restart is a loss.
+   * started again too (it does not reconnect to a new hub) and every job's shell plugin and facade
+   * are made anew from the job manager's R; after the DVM, the bridge attaches again by itself
+   * (D377). A job that {@code inFlight} finished (answered before the kill, or its answer lost with
+   * the killed process: it may or may not have been carried out) may be gone from the job manager;
+   * any other job missing after the restart is a loss.
    */
   private void recover(Part part, Request inFlight) {
     int attached = occurrences(read(name(Part.BRIDGE) + ".err"), "scheduler of the DVM at");
-    if (part != Part.DVM && (!sessions.isEmpty() || dvmInFlight)) {
-      // the bridge's map of the DVM's sessions to its grants is in its memory only (D501)
-      bridgeLostSessions = true;
-    }
     switch (part) {
       case SCHED -> {
         Process b = procs.get(Part.BRIDGE);
@@ -794,7 +802,7 @@ final class ChaosSoak {
         for (SoakJob j : List.copyOf(jobs.values())) {
           closeQuietly(j.shell);
           ResourceSet r = jobR(j.id);
-          if (r == null && inFlight.ok && inFlight.ends == j.id) {
+          if (r == null && inFlight.ends == j.id && (inFlight.ok || inFlight.lost())) {
             jobs.remove(j.id);
           } else if (r == null) {
             jobs.remove(j.id);
@@ -926,6 +934,13 @@ final class ChaosSoak {
     String topic = o.path("topic").asText();
     JsonNode p = o.path("payload");
     switch (topic) {
+      case "job-manager.sched-hello" -> {
+        // what is held after a job manager's hello, whose R wins (D502, D521)
+        watched.clear();
+        for (JsonNode j : p.get("jobs")) {
+          hold(j.get("id").asLong(), ResourceSet.fromJson(j.get("R")), "hello");
+        }
+      }
       case "sched.alloc" -> {
         if (p.path("type").asInt() == 0 && p.has("R")) {
           hold(p.get("id").asLong(), ResourceSet.fromJson(p.get("R")), "alloc");
@@ -1128,6 +1143,14 @@ final class ChaosSoak {
 
   /** The end: every job finished, every DVM reservation released; the pool whole but the DVM's. */
   private void drain() {
+    // a NEW whose answer went with a killed bridge may have been carried out (D502): the bridge's
+    // ledger (D521) names every session it holds for the DVM, and the tool releases those too
+    for (String s : ledgerSessions()) {
+      if (!sessions.contains(s)) {
+        sessions.add(s);
+        adoptedSessions++;
+      }
+    }
     for (String s : List.copyOf(sessions)) {
       Request r = dvmRelease(s);
       r.await();
@@ -1148,12 +1171,10 @@ final class ChaosSoak {
               ResourceSet dvm = s.jobs().getOrDefault(dvmJob, ResourceSet.empty());
               why[0] = "jobs " + s.jobs().keySet() + ", the DVM's job holds " + dvm.summary();
               return s.jobs().keySet().equals(Set.of(dvmJob))
-                  && (dvm.nnodes() == 1 || bridgeLostSessions)
+                  && dvm.nnodes() == 1
                   && same(s.free().union(dvm), pool);
             });
-    if (whole) {
-      stranded = schedView().jobs().get(dvmJob).nnodes() - 1;
-    } else {
+    if (!whole) {
       problems.add("the end: the pool is not whole but the DVM's job's node: " + why[0]);
     }
   }

@@ -92,6 +92,19 @@ public final class ShellPlugin {
     return new ShellPlugin(jobId, userid, r);
   }
 
+  /**
+   * Takes over a shrink granted before this plugin started (a restarted bridge whose job manager
+   * recovered the grant, decision D521): {@code sub} is being released, and a task exit on its
+   * ranks hands it back as after any granted shrink. Call before {@link #start}.
+   *
+   * @param sub the resources granted to give back and not released yet; empty: nothing
+   */
+  public void adoptReleasing(ResourceSet sub) {
+    if (!sub.isEmpty()) {
+      core.granted(ResourceSet.empty(), sub);
+    }
+  }
+
   /** The shell service name of a job: {@code <uid>-shell-<f58plain jobid>}. */
   public static String serviceName(int userid, long jobId) {
     return ShellTopics.service(userid, jobId);

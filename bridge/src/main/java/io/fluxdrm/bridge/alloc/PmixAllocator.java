@@ -154,6 +154,28 @@ public final class PmixAllocator {
     return Collections.unmodifiableMap(new LinkedHashMap<>(reservations));
   }
 
+  /**
+   * Takes over a reservation of the facade before this one (a restarted bridge, decision D521):
+   * {@code allocId} names the resources of the job's R on {@code hosts}, so that a RELEASE or an
+   * EXTEND naming it finds it. Hosts the job no longer holds are left out; none left, nothing is
+   * adopted.
+   *
+   * @param allocId the reservation's {@code PMIX_ALLOC_ID}
+   * @param hosts the hosts its grants added
+   * @return the resources adopted (empty when none)
+   */
+  public ResourceSet adopt(String allocId, java.util.Collection<String> hosts) {
+    ResourceSet r = plugin.r();
+    Set<String> jobHosts = new java.util.HashSet<>(r.nodelist().expand());
+    java.util.List<String> held = hosts.stream().filter(jobHosts::contains).toList();
+    if (held.isEmpty()) {
+      return ResourceSet.empty();
+    }
+    ResourceSet mine = r.copyRanks(r.hostsToRanks(io.fluxdrm.rset.Hostlist.of(held)));
+    reservations.merge(Objects.requireNonNull(allocId, "allocId"), mine, ResourceSet::union);
+    return mine;
+  }
+
   /** The labels ({@code PMIX_ALLOC_REQ_ID}) of the requests waiting for an answer. */
   public Set<String> pendingRequestIds() {
     return Collections.unmodifiableSet(new TreeSet<>(byReqId.keySet()));

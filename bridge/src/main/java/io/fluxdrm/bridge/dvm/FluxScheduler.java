@@ -132,6 +132,81 @@ public final class FluxScheduler implements SchedulerUpcalls {
   private final List<List<Info>> completes = new ArrayList<>();
 
   /**
+   * Grants being told to the DVM (a session control sent, not answered yet), by session id: what a
+   * restarted scheduler must settle with the DVM ({@link #reattached}).
+   */
+  private final Map<Long, Pending> pending = new java.util.LinkedHashMap<>();
+
+  /**
+   * Entries being handed back to Flux (out of {@link #departing}, not yet released there): kept in
+   * the ledger's departing until the hand-back completes, so that a restarted scheduler hands them
+   * back again (a hand-back of what is no longer being released changes nothing).
+   */
+  private final Map<String, String> handingBack = new java.util.LinkedHashMap<>();
+
+  private Journal journal = ledger -> {};
+
+  /**
+   * A grant whose session control was sent to the DVM and not answered yet.
+   *
+   * @param nodes its {@code PMIX_ALLOC_NODE_LIST}
+   * @param extend true for an {@code EXTEND} of a session the DVM holds, false for an {@code
+   *     INSTANTIATE}
+   */
+  public record Pending(String nodes, boolean extend) {
+    /** Checks the fields. */
+    public Pending {
+      Objects.requireNonNull(nodes, "nodes");
+    }
+  }
+
+  /**
+   * What a restarted scheduler needs of the one before it (decision D521): the sessions it
+   * instantiated with their node entries ({@code host:slots}), the grants being told to the DVM,
+   * the released hosts waiting for their daemons to leave, and the released sessions the DVM is
+   * terminating.
+   *
+   * @param sessions node entries by session id
+   * @param pending grants being told to the DVM, by session id
+   * @param departing node entries by host
+   * @param releasing node lists by session id
+   */
+  public record Ledger(
+      Map<Long, List<String>> sessions,
+      Map<Long, Pending> pending,
+      Map<String, String> departing,
+      Map<Long, String> releasing) {
+    /** Copies the maps; a missing one is empty. */
+    public Ledger {
+      sessions = sessions == null ? Map.of() : Map.copyOf(sessions);
+      pending = pending == null ? Map.of() : Map.copyOf(pending);
+      departing = departing == null ? Map.of() : Map.copyOf(departing);
+      releasing = releasing == null ? Map.of() : Map.copyOf(releasing);
+    }
+
+    /**
+     * True when there is nothing to carry over.
+     *
+     * @return whether every map is empty
+     */
+    public boolean carriesNothing() {
+      return sessions.isEmpty() && pending.isEmpty() && departing.isEmpty() && releasing.isEmpty();
+    }
+  }
+
+  /** Keeps the {@link Ledger} where a restarted scheduler finds it. */
+  @FunctionalInterface
+  public interface Journal {
+    /**
+     * Saves the ledger as it is now, replacing the last one; called on the loop after every change
+     * and before a session control is sent.
+     *
+     * @param ledger the ledger
+     */
+    void save(Ledger ledger);
+  }
+
+  /**
    * The scheduler.
    *
    * @param allocator the allocation side
@@ -214,6 +289,14 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @param nodeList the {@code PMIX_ALLOC_NODE_LIST} taken back
    */
   public void takenBack(String nodeList) {
+    try {
+      takenBack0(nodeList);
+    } finally {
+      save();
+    }
+  }
+
+  private void takenBack0(String nodeList) {
     List<String> now = new ArrayList<>();
     List<String> held = new ArrayList<>();
     for (String entry : nodeList.split(",")) {
@@ -228,7 +311,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
       }
     }
     if (!now.isEmpty()) {
-      handBack.released(String.join(",", now));
+      releasedDurably(String.join(",", now));
     }
     if (held.isEmpty()) {
       return;
@@ -271,7 +354,8 @@ public final class FluxScheduler implements SchedulerUpcalls {
                 }
                 if (!back.isEmpty()) {
                   LOG.info("release {}: the DVM holds none of {}; handed back", reqId, back);
-                  handBack.released(String.join(",", back));
+                  save();
+                  releasedDurably(String.join(",", back));
                 }
               } else if (err != null || !a.succeeded()) {
                 LOG.error(
@@ -362,6 +446,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
       long sid = id.get();
       String nodes = String.join(",", sessions.get(sid).values());
       releasing.put(sid, nodes);
+      save();
       LOG.info("release of session {}: session control TERMINATE of {}", sid, nodes);
       return down.get()
           .sessionControl(sid, List.of(Info.of(PmixKey.PMIX_SESSION_TERMINATE, true)))
@@ -375,7 +460,8 @@ public final class FluxScheduler implements SchedulerUpcalls {
                     "terminate of session {}: {}; handing {} back now", sid, s.status(), nodes);
                 releasing.remove(sid);
                 forget(sid);
-                return handBack.released(nodes).thenApply(v -> answer);
+                save();
+                return releasedDurably(nodes).thenApply(v -> answer);
               });
     }
     Optional<String> nodes =
@@ -406,13 +492,14 @@ public final class FluxScheduler implements SchedulerUpcalls {
         now.add(entry);
       }
     }
+    save();
     if (!departing.isEmpty()) {
       LOG.info("release of {}: handed back once the DVM's daemons there are gone", nodes.get());
     }
     if (now.isEmpty()) {
       return CompletableFuture.completedFuture(answer);
     }
-    return handBack.released(String.join(",", now)).thenApply(v -> answer);
+    return releasedDurably(String.join(",", now)).thenApply(v -> answer);
   }
 
   private static String host(String entry) {
@@ -451,11 +538,12 @@ public final class FluxScheduler implements SchedulerUpcalls {
         rolledBack.computeIfAbsent(sid, k -> new ArrayList<>()).add(held);
       }
     }
+    save();
     List<CompletableFuture<?>> all = new ArrayList<>();
     if (!freed.isEmpty()) {
       String list = String.join(",", freed);
       LOG.info("nodes released by the DVM: {} handed back to Flux", list);
-      all.add(handBack.released(list).toCompletableFuture());
+      all.add(releasedDurably(list).toCompletableFuture());
     }
     for (Map.Entry<Long, List<String>> e : rolledBack.entrySet()) {
       String list = String.join(",", e.getValue());
@@ -526,10 +614,23 @@ public final class FluxScheduler implements SchedulerUpcalls {
         known ? "EXTEND" : "INSTANTIATE",
         id,
         nodes.get());
+    pending.put(id, new Pending(nodes.get(), known));
+    save();
     return down.get()
         .sessionControl(id, d)
         .thenCompose(
             s -> {
+              if (pending.remove(id) == null) {
+                // settled already: the DVM was lost meanwhile and the grant handed back
+                return CompletableFuture.completedFuture(
+                    s.succeeded()
+                        ? withReason(
+                            StatusInfos.of(PmixStatus.PMIX_ERR_UNREACH),
+                            "the DVM was lost while told of grant "
+                                + allocId.get()
+                                + "; the grant went back to Flux")
+                        : s);
+              }
               if (s.succeeded()) {
                 Map<String, String> held =
                     sessions.computeIfAbsent(id, k -> new java.util.LinkedHashMap<>());
@@ -537,8 +638,10 @@ public final class FluxScheduler implements SchedulerUpcalls {
                   held.put(host(entry), entry);
                   sessionOf.put(host(entry), id);
                 }
+                save();
                 return CompletableFuture.completedFuture(grant);
               }
+              save();
               // D376: the DVM does not hold the grant, so Flux must not either
               LOG.warn(
                   "session control {} of grant {}: {}; handing {} back",
@@ -584,9 +687,11 @@ public final class FluxScheduler implements SchedulerUpcalls {
       LOG.info("session {} complete: {}", sessionId, directives);
       String nodes = releasing.remove(sessionId);
       if (nodes != null) {
-        return completeRelease(sessionId, nodes)
-            .thenApply(v -> StatusInfos.of(PmixStatus.PMIX_SUCCESS));
+        CompletionStage<Void> back = completeRelease(sessionId, nodes);
+        save();
+        return back.thenApply(v -> StatusInfos.of(PmixStatus.PMIX_SUCCESS));
       }
+      save();
       return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_SUCCESS));
     }
     LOG.info(
@@ -662,7 +767,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
     }
     return now.isEmpty()
         ? CompletableFuture.completedFuture(null)
-        : handBack.released(String.join(",", now));
+        : releasedDurably(String.join(",", now));
   }
 
   /**
@@ -680,7 +785,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
       LOG.info("DVM lost: session {} gone, {} back to Flux", e.getKey(), nodes);
       all.add(
           (pending != null
-                  ? handBack.released(pending).thenApply(v -> null)
+                  ? releasedDurably(pending).thenApply(v -> null)
                   : handBack.handBack(Long.toUnsignedString(e.getKey()), nodes))
               .toCompletableFuture());
     }
@@ -690,9 +795,198 @@ public final class FluxScheduler implements SchedulerUpcalls {
       // granted releases the DVM can no longer report: gone with it
       String list = String.join(",", departing.values());
       departing.clear();
-      all.add(handBack.released(list).toCompletableFuture());
+      all.add(releasedDurably(list).toCompletableFuture());
+    }
+    for (Map.Entry<Long, Pending> e : Map.copyOf(pending).entrySet()) {
+      // told to a DVM that is gone: it holds nothing of them (the answer, a failure, is left)
+      all.add(
+          handBack
+              .handBack(Long.toUnsignedString(e.getKey()), e.getValue().nodes())
+              .toCompletableFuture());
+    }
+    pending.clear();
+    save();
+    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  }
+
+  /**
+   * Where the ledger is kept from now on (decision D521); saves it once at once.
+   *
+   * @param j the journal
+   */
+  public void journal(Journal j) {
+    this.journal = Objects.requireNonNull(j, "j");
+    save();
+  }
+
+  /**
+   * The ledger as it is now.
+   *
+   * @return a copy
+   */
+  public Ledger ledger() {
+    Map<Long, List<String>> s = new java.util.TreeMap<>();
+    sessions.forEach((k, v) -> s.put(k, List.copyOf(v.values())));
+    Map<String, String> d = new java.util.TreeMap<>(handingBack);
+    d.putAll(departing);
+    return new Ledger(s, pending, d, releasing);
+  }
+
+  /**
+   * Takes over the ledger of the scheduler before this one (decision D521), before the first
+   * attach: its sessions are this scheduler's, so a tool's RELEASE of one finds it; its released
+   * hosts are handed back when the DVM reports their daemons gone; its grants being told to the DVM
+   * are settled by {@link #reattached}.
+   *
+   * @param l the ledger a journal saved
+   */
+  public void restore(Ledger l) {
+    l.sessions()
+        .forEach(
+            (sid, entries) -> {
+              Map<String, String> held = new java.util.LinkedHashMap<>();
+              for (String entry : entries) {
+                held.put(host(entry), entry);
+                sessionOf.put(host(entry), sid);
+              }
+              sessions.put(sid, held);
+            });
+    pending.putAll(l.pending());
+    departing.putAll(l.departing());
+    releasing.putAll(l.releasing());
+    if (!l.carriesNothing()) {
+      LOG.info(
+          "ledger of the scheduler before: {} session(s), {} grant(s) being told to the DVM, {}"
+              + " host(s) departing, {} session(s) releasing",
+          l.sessions().size(),
+          l.pending().size(),
+          l.departing().size(),
+          l.releasing().size());
+    }
+  }
+
+  /**
+   * Attached to the DVM: settles the grants whose session control the scheduler before this one
+   * sent without learning the answer (decision D521). Each is sent again, as it was: when the DVM
+   * now holds it (the control succeeds, or the session exists already) it stands as a session of
+   * this scheduler, logged with its {@code PMIX_ALLOC_ID} since its requester was told the request
+   * failed; otherwise it goes back to Flux, as a refused grant does (D376). Runs on the loop.
+   *
+   * @return completes once every such grant is settled; never fails
+   */
+  public CompletionStage<Void> reattached() {
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (Map.Entry<Long, String> e : Map.copyOf(releasing).entrySet()) {
+      // its COMPLETE may have gone to the scheduler before: terminate it again, and when the DVM
+      // no longer has it, go on as after the COMPLETE
+      long sid = e.getKey();
+      all.add(
+          down.get()
+              .sessionControl(sid, List.of(Info.of(PmixKey.PMIX_SESSION_TERMINATE, true)))
+              .handle(
+                  (st, err) -> {
+                    if (err == null && st.succeeded()) {
+                      return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    String nodes = releasing.remove(sid);
+                    if (nodes == null) {
+                      return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    forget(sid);
+                    LOG.info("released session {} was completed before: {} shrunk out", sid, nodes);
+                    CompletionStage<Void> back = completeRelease(sid, nodes);
+                    save();
+                    return back;
+                  })
+              .thenCompose(f -> f)
+              .toCompletableFuture());
+    }
+    if (!departing.isEmpty()) {
+      // the DVM may have reported them gone to the scheduler before: ask again, host by host
+      for (String entry : List.copyOf(departing.values())) {
+        shrinkOut(List.of(entry), "released before the scheduler restarted");
+      }
+    }
+    for (Map.Entry<Long, Pending> e : Map.copyOf(pending).entrySet()) {
+      long id = e.getKey();
+      Pending p = e.getValue();
+      String allocId = Long.toUnsignedString(id);
+      List<Info> d = new ArrayList<>();
+      d.add(
+          Info.of(
+              p.extend() ? PmixKey.PMIX_SESSION_EXTEND : PmixKey.PMIX_SESSION_INSTANTIATE, true));
+      d.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, p.nodes()));
+      if (!p.extend()) {
+        d.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId));
+      }
+      all.add(
+          down.get()
+              .sessionControl(id, d)
+              .handle(
+                  (s, err) -> {
+                    pending.remove(id);
+                    boolean holds =
+                        err == null
+                            && (s.succeeded()
+                                || (!p.extend() && s.status() == PmixStatus.PMIX_ERR_EXISTS));
+                    if (holds) {
+                      Map<String, String> held =
+                          sessions.computeIfAbsent(id, k -> new java.util.LinkedHashMap<>());
+                      for (String entry : p.nodes().split(",")) {
+                        held.put(host(entry), entry);
+                        sessionOf.put(host(entry), id);
+                      }
+                      save();
+                      LOG.warn(
+                          "grant {} of {} was being told to the DVM when the scheduler before"
+                              + " stopped: the DVM holds it as session {}; its requester was told"
+                              + " it failed: give it back with PMIX_ALLOC_RELEASE of PMIX_ALLOC_ID"
+                              + " {}",
+                          allocId,
+                          p.nodes(),
+                          allocId,
+                          allocId);
+                      return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    save();
+                    LOG.warn(
+                        "grant {} of {} was being told to the DVM when the scheduler before"
+                            + " stopped: the DVM does not hold it ({}); handing it back",
+                        allocId,
+                        p.nodes(),
+                        err != null ? err.getMessage() : s.status());
+                    return handBack.handBack(allocId, p.nodes()).thenApply(r -> (Void) null);
+                  })
+              .thenCompose(f -> f)
+              .toCompletableFuture());
     }
     return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  }
+
+  /** {@code handBack.released(list)}, kept in the ledger until it completes (D521). */
+  private CompletionStage<Void> releasedDurably(String list) {
+    List<String> entries = List.of(list.split(","));
+    for (String e : entries) {
+      handingBack.put(host(e), e);
+    }
+    save();
+    return handBack
+        .released(list)
+        .whenComplete(
+            (v, err) -> {
+              for (String e : entries) {
+                handingBack.remove(host(e), e);
+              }
+              save();
+            });
+  }
+
+  private void save() {
+    try {
+      journal.save(ledger());
+    } catch (RuntimeException e) {
+      LOG.error("ledger not saved: {}", e.getMessage());
+    }
   }
 
   /** The hosts of granted releases waiting for the DVM's daemons there to leave. */
