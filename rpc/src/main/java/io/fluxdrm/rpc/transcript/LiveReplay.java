@@ -2,6 +2,7 @@ package io.fluxdrm.rpc.transcript;
 
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Flags;
+import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageType;
 import io.fluxdrm.rpc.RpcException;
@@ -33,9 +34,12 @@ import java.util.function.Supplier;
  * own requests to other services in the transcript (a scheduler's {@code job-manager.sched-hello}
  * and {@code sched-ready}) are answered by a partner connection registering those services with the
  * recorded responses, in recorded order per topic: the replayer plays the job manager's part. A
- * request is sent once the responses recorded before it have come (or {@code wait} passed);
- * responses are compared per sender, in the order each sender received them, so that two senders'
- * answers interleaving otherwise than recorded is no difference.
+ * request is sent once the responses recorded before it have come and the service's last upcall
+ * recorded before it (the n-th request of its topic) has been answered, or {@code wait} passed; a
+ * step that did not come within {@code wait} is not waited for again, so that another
+ * implementation, which makes other upcalls or gives fewer answers, costs one wait, not one per
+ * request; responses are compared per sender, in the order each sender received them, so that two
+ * senders' answers interleaving otherwise than recorded is no difference.
  */
 public final class LiveReplay {
   private LiveReplay() {}
@@ -58,6 +62,26 @@ public final class LiveReplay {
       List<Normalisation> normalisations,
       Duration wait)
       throws InterruptedException {
+    return run(lines, name, connect, play, normalisations, wait, () -> {});
+  }
+
+  /**
+   * As {@link #run(List, String, Supplier, java.util.Set, List, Duration)}, calling {@code
+   * whenPlaying} once the partner holds the played services and before the first request is sent:
+   * where the service under test is started only then (a scheduler loaded into an instance whose
+   * job manager the replayer plays, so that its hello and ready reach the replayer).
+   *
+   * @param whenPlaying runs on the caller's thread; what it throws ends the replay
+   */
+  public static ReplayResult run(
+      List<TranscriptLine> lines,
+      String name,
+      Supplier<FluxHandle> connect,
+      java.util.Set<String> play,
+      List<Normalisation> normalisations,
+      Duration wait,
+      Runnable whenPlaying)
+      throws InterruptedException {
     boolean any =
         lines.stream()
             .anyMatch(
@@ -76,10 +100,14 @@ public final class LiveReplay {
     }
     List<FluxHandle> made = new ArrayList<>();
     try {
-      java.util.concurrent.atomic.AtomicInteger upcalls =
-          new java.util.concurrent.atomic.AtomicInteger();
+      Map<String, Integer> upcalls = new HashMap<>();
       FluxHandle partner = partner(lines, name, connect, play, made, wait, upcalls);
-      int upcallsBefore = 0;
+      whenPlaying.run();
+      // the service's last upcall recorded before a request: its topic, and how many of that
+      // topic the service had made then
+      Map<String, Integer> upcallsSeen = new HashMap<>();
+      String lastTopic = null;
+      Wants wants = new Wants(wait);
       Map<String, List<String>> expected = new LinkedHashMap<>();
       Map<String, List<String>> actual = new LinkedHashMap<>();
       int[] received = {0};
@@ -93,7 +121,8 @@ public final class LiveReplay {
               && m.type() == MessageType.REQUEST
               && !m.has(Flags.NORESPONSE)
               && play.contains(m.service())) {
-            upcallsBefore++;
+            lastTopic = m.topic();
+            upcallsSeen.merge(lastTopic, 1, Integer::sum);
           }
           continue;
         }
@@ -101,11 +130,15 @@ public final class LiveReplay {
         if (l.direction() == MessageTap.Direction.OUT && m.type() == MessageType.RESPONSE) {
           expected
               .computeIfAbsent(sender, s -> new ArrayList<>())
-              .add(Replay.render(m, sender, normalisations));
+              .add(render(m, sender, normalisations));
           before++;
         } else if (l.direction() == MessageTap.Direction.IN && m.type() == MessageType.REQUEST) {
-          awaitAtLeast(actual, () -> received[0], before, wait);
-          awaitAtLeast(upcalls, upcalls::get, upcallsBefore, wait);
+          wants.await("responses", actual, () -> received[0], before);
+          if (lastTopic != null) {
+            String t = lastTopic;
+            wants.await(
+                "upcall " + t, upcalls, () -> upcalls.getOrDefault(t, 0), upcallsSeen.get(t));
+          }
           FluxHandle c = clients.get(sender);
           if (c == null) {
             c = connect.get();
@@ -119,7 +152,7 @@ public final class LiveReplay {
                     synchronized (actual) {
                       actual
                           .computeIfAbsent(sender, s -> new ArrayList<>())
-                          .add(Replay.render(r, sender, normalisations));
+                          .add(render(r, sender, normalisations));
                       received[0]++;
                       actual.notifyAll();
                     }
@@ -135,7 +168,7 @@ public final class LiveReplay {
           }
         }
       }
-      awaitAtLeast(actual, () -> received[0], before, wait);
+      wants.await("responses", actual, () -> received[0], before);
       List<String> exp = new ArrayList<>();
       List<String> act = new ArrayList<>();
       synchronized (actual) {
@@ -157,20 +190,76 @@ public final class LiveReplay {
   }
 
   /**
-   * Waits, on {@code lock}'s monitor, until {@code count} reaches {@code n} or {@code wait} passed;
-   * whoever changes the count notifies the lock.
+   * A response as {@link Replay#render} gives it, with the keys of every object of its payload in
+   * sorted order: a JSON object's key order carries no meaning (RFC 8259), and another
+   * implementation of the service (flux-core's sched-simple writes R's {@code nslots} after {@code
+   * expiration}, fluxdrm before {@code starttime}) may order them otherwise.
    */
-  private static void awaitAtLeast(
-      Object lock, java.util.function.IntSupplier count, int n, Duration wait)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + wait.toNanos();
-    synchronized (lock) {
-      while (count.getAsInt() < n) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return;
+  private static String render(Message m, String sender, List<Normalisation> normalisations) {
+    String line = Replay.render(m, sender, normalisations);
+    try {
+      com.fasterxml.jackson.databind.node.ObjectNode o =
+          (com.fasterxml.jackson.databind.node.ObjectNode) Json.mapper().readTree(line);
+      if (!o.has("payload")) {
+        return line;
+      }
+      o.set("payload", sorted(o.get("payload")));
+      return Json.mapper().writeValueAsString(o);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A copy of {@code n} whose objects, at every depth, have their keys in sorted order. */
+  private static com.fasterxml.jackson.databind.JsonNode sorted(
+      com.fasterxml.jackson.databind.JsonNode n) {
+    if (n.isObject()) {
+      com.fasterxml.jackson.databind.node.ObjectNode o = Json.object();
+      java.util.TreeMap<String, com.fasterxml.jackson.databind.JsonNode> keys =
+          new java.util.TreeMap<>();
+      n.properties().forEach(e -> keys.put(e.getKey(), e.getValue()));
+      keys.forEach((k, v) -> o.set(k, sorted(v)));
+      return o;
+    }
+    if (n.isArray()) {
+      com.fasterxml.jackson.databind.node.ArrayNode a = Json.mapper().createArrayNode();
+      n.forEach(v -> a.add(sorted(v)));
+      return a;
+    }
+    return n;
+  }
+
+  /**
+   * The causal waits of one replay. A wait that {@code wait} ends short by {@code d} (answers the
+   * service did not give, an upcall another implementation does not make) lowers what later waits
+   * of the same kind expect by {@code d}: the replay waits for a missing step once, not once per
+   * request after it.
+   */
+  private static final class Wants {
+    private final Duration wait;
+    private final Map<String, Integer> missing = new HashMap<>();
+
+    Wants(Duration wait) {
+      this.wait = wait;
+    }
+
+    /**
+     * Waits, on {@code lock}'s monitor, until {@code count} reaches {@code n} less what this kind
+     * already missed, or {@code wait} passed; whoever changes the count notifies the lock.
+     */
+    void await(String kind, Object lock, java.util.function.IntSupplier count, int n)
+        throws InterruptedException {
+      int want = n - missing.getOrDefault(kind, 0);
+      long deadline = System.nanoTime() + wait.toNanos();
+      synchronized (lock) {
+        while (count.getAsInt() < want) {
+          long left = deadline - System.nanoTime();
+          if (left <= 0) {
+            missing.merge(kind, want - count.getAsInt(), Integer::sum);
+            return;
+          }
+          TimeUnit.NANOSECONDS.timedWait(lock, left);
         }
-        TimeUnit.NANOSECONDS.timedWait(lock, left);
       }
     }
   }
@@ -186,7 +275,7 @@ public final class LiveReplay {
       java.util.Set<String> play,
       List<FluxHandle> made,
       Duration wait,
-      java.util.concurrent.atomic.AtomicInteger answered) {
+      Map<String, Integer> answered) {
     // the service's requests (out at its endpoint) and, by matchtag, the responses it received
     Map<Integer, String> topicOf = new HashMap<>();
     Map<Integer, List<Message>> answers = new LinkedHashMap<>();
@@ -232,7 +321,7 @@ public final class LiveReplay {
             }
             answer(r, seq, topic);
             synchronized (answered) {
-              answered.incrementAndGet();
+              answered.merge(topic, 1, Integer::sum);
               answered.notifyAll();
             }
           };
