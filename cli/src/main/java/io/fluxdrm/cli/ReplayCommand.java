@@ -73,6 +73,16 @@ final class ReplayCommand implements Callable<Integer> {
               + " end (default: ${DEFAULT-VALUE})")
   int waitSeconds;
 
+  @Option(
+      names = "--then",
+      paramLabel = "COMMAND",
+      description =
+          "With --uri: run COMMAND (sh -c) once the replayer plays the --play services, before the"
+              + " first request, and wait for it to exit; for a service that must find its"
+              + " partners when it starts (e.g. 'flux module load sched-simple' in an instance"
+              + " without a job manager)")
+  String then;
+
   @Override
   public Integer call() {
     if (uri != null) {
@@ -155,7 +165,8 @@ final class ReplayCommand implements Callable<Integer> {
               connect,
               java.util.Set.copyOf(play.isEmpty() ? List.of("job-manager") : play),
               ReplayRegistry.load().normalisations(service),
-              Duration.ofSeconds(waitSeconds));
+              Duration.ofSeconds(waitSeconds),
+              then == null ? () -> {} : () -> runThen(then));
     } catch (RpcException e) {
       throw new CliError(Main.firstLine(e.getMessage()));
     } catch (InterruptedException e) {
@@ -163,6 +174,26 @@ final class ReplayCommand implements Callable<Integer> {
       throw new CliError("replay: interrupted");
     }
     return report(r);
+  }
+
+  /**
+   * Runs {@code --then}'s command with this process's standard streams; a failure to start it, or a
+   * non-zero exit, ends the replay with one line.
+   */
+  private static void runThen(String command) {
+    int rc;
+    try {
+      Process p = new ProcessBuilder("sh", "-c", command).inheritIO().start();
+      rc = p.waitFor();
+    } catch (java.io.IOException e) {
+      throw new CliError("--then: cannot run sh: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CliError("replay: interrupted");
+    }
+    if (rc != 0) {
+      throw new CliError("--then: '" + command + "' exited with status " + rc);
+    }
   }
 
   /** A server's {@code unix:DIR} as the connector's {@code local://DIR/local}; others as given. */
