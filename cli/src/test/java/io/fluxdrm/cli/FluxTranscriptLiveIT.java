@@ -193,6 +193,35 @@ class FluxTranscriptLiveIT {
     }
   }
 
+  /**
+   * A scheduler killed with SIGKILL in a real instance, after a job and a grow: its transcript is
+   * whole lines, and replays clean up to its last.
+   */
+  @Test
+  void killedWithSigkillInFlux_transcriptReplaysCleanUpToItsLastLine() throws Exception {
+    Path t = dir.resolve("killed.jsonl");
+    try (FluxLive f = FluxLive.start(dir.resolve("kill"), FluxPeer.Options.defaults());
+        Reactor reactor = Reactor.start("transcript-kill")) {
+      f.removeSchedSimple();
+      f.fakeR(POOL);
+      ReallocPlugin.load(f.peer);
+      f.startFluxdrm("--transcript", t.toString());
+      String a = f.submit("-N1", FluxLive.LONG, "true");
+      f.waitEvent(a, "alloc");
+      try (FluxHandle h = FluxHandle.connect(reactor, f.peer.uri(), T)) {
+        ObjectNode grow = Json.object().put("id", dec(f, a));
+        grow.set("spec_add", Jobspecs.nodes(1, 4, false));
+        JsonNode g = h.rpc("job-manager.realloc", grow, T).get(90, TimeUnit.SECONDS).json();
+        assertThat(g.path("type").asInt(-1)).as("%s", g).isZero();
+      }
+      assertThat(f.sched.kill()).isEqualTo(137);
+    }
+    assertThat(Files.readString(t, StandardCharsets.UTF_8)).endsWith("\n");
+    StringBuilder out = new StringBuilder();
+    assertThat(replay(t, out)).as(out.toString()).isZero();
+    assertThat(out.toString()).contains("replay: 2 of 2 responses matched");
+  }
+
   /** The repository's root (the cli module's parent). */
   static final Path ROOT =
       Path.of(System.getProperty("basedir", ".")).toAbsolutePath().normalize().getParent();
