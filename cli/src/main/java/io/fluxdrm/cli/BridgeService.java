@@ -36,11 +36,11 @@ import org.slf4j.LoggerFactory;
  *
  * Handlers run on the handle's loop, as the job manager's do.
  */
-final class BridgeService {
+public final class BridgeService {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeService.class);
 
   /** The service name. */
-  static final String NAME = "bridge";
+  public static final String NAME = "bridge";
 
   /** Resource temporarily unavailable (Linux errno 11). */
   static final int EAGAIN = 11;
@@ -48,12 +48,12 @@ final class BridgeService {
   private final JobManager jm;
   private final EventLoop loop;
 
-  BridgeService(JobManager jm, EventLoop loop) {
+  public BridgeService(JobManager jm, EventLoop loop) {
     this.jm = jm;
     this.loop = loop;
   }
 
-  Service service() {
+  public Service service() {
     return Service.builder(NAME)
         .on("submit", this::submit)
         .on("finish", this::finish)

@@ -5,6 +5,8 @@ import io.fluxdrm.cli.demo.ProcessWorld;
 import io.fluxdrm.cli.demo.PrrteDemo;
 import io.fluxdrm.cli.demo.Scenario;
 import io.fluxdrm.cli.demo.Step;
+import io.fluxdrm.cli.replay.DemoBridgeReplayProvider;
+import io.fluxdrm.cli.replay.DemoDvmReplayProvider;
 import io.fluxdrm.cli.replay.DemoReplayProvider;
 import io.fluxdrm.cli.timeline.Timeline;
 import io.fluxdrm.rset.Hostlist;
@@ -245,7 +247,8 @@ final class DemoCommand implements Callable<Integer> {
                   scenario,
                   processes ? Demo.Mode.PROCESSES : Demo.Mode.IN_PROCESS,
                   ProcessWorld.Launcher.thisJvm(Main.class.getName()),
-                  crash),
+                  crash,
+                  processes ? Demo.ServerTranscripts.beside(transcript) : null),
               s -> {
                 out.println(json ? s.toJson().toString() : s.toLine());
                 out.flush();
@@ -293,6 +296,37 @@ final class DemoCommand implements Callable<Integer> {
             + " and "
             + dvmTranscript
             + " (the DVM's endpoint)");
+    if (processes) {
+      // the bridge's and the DVM's own endpoints (D517), each replayed against its start's world
+      Demo.ServerTranscripts st = Demo.ServerTranscripts.beside(transcript);
+      // daemons no faster than the default story's: the replay's take its time (D517)
+      boolean defaultWorld =
+          sameResources(pool, DemoReplayProvider.POOL)
+              && !noRealloc
+              && seed == null
+              && !crash
+              && speed <= 1;
+      String replays =
+          "fluxdrm replay "
+              + st.bridge()
+              + " --service "
+              + DemoBridgeReplayProvider.NAME
+              + ", fluxdrm replay "
+              + st.dvm()
+              + " --service "
+              + DemoDvmReplayProvider.NAME;
+      err.println(
+          "fluxdrm demo: the bridge and the DVM recorded their endpoints to "
+              + st.bridge()
+              + (crash ? " (and " + st.bridge(2) + " after the restart)" : "")
+              + " and "
+              + st.dvm()
+              + (defaultWorld
+                  ? " (replay: " + replays + ")"
+                  : " (recorded in a world other than the default: '"
+                      + replays
+                      + "' replay against the default story)"));
+    }
     if (!noPicture) {
       drawPicture(err);
     }

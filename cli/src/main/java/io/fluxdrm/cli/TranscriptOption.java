@@ -62,7 +62,7 @@ final class TranscriptOption {
       return;
     }
     recorder = new TranscriptRecorder(out, Clock.systemUTC());
-    h.tap(recorder);
+    h.addTap(recorder);
     log.info("recording a transcript to {} (limit {} bytes)", file, limit);
   }
 

@@ -164,6 +164,46 @@ class DemoProcessesIT {
     assertThat(p.counts())
         .isEqualTo(new io.fluxdrm.cli.plot.Picture.Counts(16, 2, 3, 6, 2, 3, 2, 1, 1, 0));
     assertThat(r.err()).contains(": 16 nodes, 2 jobs, ");
+    assertServerTranscriptsReplay(r);
+  }
+
+  /**
+   * Issue 30 (D517, D518): the bridge and the DVM record their own endpoints, and each transcript
+   * replays clean, as the demo says, against the world its process had at its start: the bridge's
+   * in the same order as recorded (its scheduler is the world's, and the two shells' requests reach
+   * it in the recorded order), the DVM's with its scheduler's answers played from the transcript.
+   */
+  private void assertServerTranscriptsReplay(Run r) throws Exception {
+    Path b = dir.resolve("t-bridge.jsonl");
+    Path v = dir.resolve("t-dvm-server.jsonl");
+    assertThat(r.err())
+        .contains(
+            "fluxdrm demo: the bridge and the DVM recorded their endpoints to "
+                + b
+                + " and "
+                + v
+                + " (replay: fluxdrm replay "
+                + b
+                + " --service demo-bridge, fluxdrm replay "
+                + v
+                + " --service demo-dvm)");
+    assertThat(Files.readString(dir.resolve("state").resolve("bridge.err")))
+        .contains("recording a transcript to " + b);
+    io.fluxdrm.rpc.transcript.ReplayRegistry reg = io.fluxdrm.rpc.transcript.ReplayRegistry.load();
+    io.fluxdrm.rpc.transcript.ReplayResult br = reg.run("demo-bridge", b);
+    assertThat(br.same()).as(br.unifiedDiff()).isTrue();
+    // hello, ready, two submits, six reallocs, two releases, two finishes
+    assertThat(br.responses()).isEqualTo(14);
+    io.fluxdrm.rpc.transcript.ReplayResult vr = reg.run("demo-dvm", v);
+    assertThat(vr.same()).as(vr.unifiedDiff()).isTrue();
+    // the grows' and the release's events among the answers, the DVM job's session at the end
+    assertThat(vr.responses()).isGreaterThanOrEqualTo(19);
+    // as a user runs it
+    CliRun cb = CliRun.run("", "replay", b.toString(), "--service", "demo-bridge");
+    assertThat(cb.status()).as(cb.err()).isZero();
+    assertThat(cb.out()).startsWith("replay: 14 of 14 responses matched");
+    CliRun cv = CliRun.run("", "replay", v.toString(), "--service", "demo-dvm");
+    assertThat(cv.status()).as(cv.err()).isZero();
   }
 
   @Test

@@ -132,7 +132,7 @@ public final class JobManager {
   public void attach(FluxHandle h) {
     this.handle = h;
     this.loop = h.loop();
-    h.tap(this::tapped);
+    h.addTap(this::tapped);
     h.onResponse(Rfc27Topics.ALLOC, this::allocResponse);
   }
 

@@ -141,7 +141,7 @@ public final class ShellPlugin {
     Objects.requireNonNull(h, "handle");
     link.attach(h);
     this.loop = h.loop();
-    h.tap(this::tapped);
+    h.addTap(this::tapped);
   }
 
   /** Also shows every message of the handle to {@code t} (a transcript recorder); null removes. */

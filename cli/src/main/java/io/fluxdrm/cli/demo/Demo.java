@@ -152,6 +152,8 @@ public final class Demo {
    * @param crashes in {@link Mode#PROCESSES}: the scheduler is killed and started again after B's
    *     grow ({@link #CRASH_STEPS} {@code sched-restart}), and the DVM is killed during a grow at
    *     the end ({@code dvm-grow}, {@code dvm-lost})
+   * @param servers in {@link Mode#PROCESSES}: where the bridge and the DVM record their own
+   *     endpoint's transcripts ({@code --transcript}), or null for none
    */
   public record Config(
       ResourceSet pool,
@@ -162,7 +164,32 @@ public final class Demo {
       Scenario scenario,
       Mode mode,
       ProcessWorld.Launcher launcher,
-      boolean crashes) {
+      boolean crashes,
+      ServerTranscripts servers) {
+    /** A configuration whose processes record no transcript of their own. */
+    public Config(
+        ResourceSet pool,
+        SchedulerOptions options,
+        Path stateDir,
+        Writer transcript,
+        Writer dvmTranscript,
+        Scenario scenario,
+        Mode mode,
+        ProcessWorld.Launcher launcher,
+        boolean crashes) {
+      this(
+          pool,
+          options,
+          stateDir,
+          transcript,
+          dvmTranscript,
+          scenario,
+          mode,
+          launcher,
+          crashes,
+          null);
+    }
+
     public Config {
       Objects.requireNonNull(pool, "pool");
       Objects.requireNonNull(options, "options");
@@ -177,6 +204,43 @@ public final class Demo {
         throw new IllegalArgumentException(
             "scenario: " + scenario.nodes() + " nodes for a pool of " + pool.nnodes());
       }
+    }
+  }
+
+  /**
+   * Where {@code fluxdrm bridge} and {@code fluxdrm dvm} record the transcripts of their own
+   * endpoints (D517): {@code bridge} for the first job manager, {@code bridge-2.jsonl} and so on
+   * beside it for one started again after a scheduler's restart.
+   *
+   * @param bridge the first bridge's transcript
+   * @param dvm the DVM's
+   */
+  public record ServerTranscripts(Path bridge, Path dvm) {
+    public ServerTranscripts {
+      Objects.requireNonNull(bridge, "bridge");
+      Objects.requireNonNull(dvm, "dvm");
+    }
+
+    /**
+     * The transcripts beside {@code transcript} (the job shells'): its name, without {@code
+     * .jsonl}, with {@code -bridge.jsonl} and {@code -dvm-server.jsonl}.
+     */
+    public static ServerTranscripts beside(Path transcript) {
+      String name = String.valueOf(transcript.getFileName());
+      String base = name.endsWith(".jsonl") ? name.substring(0, name.length() - 6) : name;
+      return new ServerTranscripts(
+          transcript.resolveSibling(base + "-bridge.jsonl"),
+          transcript.resolveSibling(base + "-dvm-server.jsonl"));
+    }
+
+    /** The transcript of the bridge started {@code n}th (1: the first). */
+    public Path bridge(int n) {
+      if (n == 1) {
+        return bridge;
+      }
+      String name = String.valueOf(bridge.getFileName());
+      String base = name.endsWith(".jsonl") ? name.substring(0, name.length() - 6) : name;
+      return bridge.resolveSibling(base + "-" + n + ".jsonl");
     }
   }
 
@@ -284,7 +348,14 @@ public final class Demo {
       Reactor reactor, Path dir, TranscriptRecorder recorder, TranscriptRecorder dvmRecorder) {
     if (config.mode() == Mode.PROCESSES) {
       return ProcessWorld.start(
-          reactor, config.pool(), config.options(), dir, config.launcher(), recorder, dvmRecorder);
+          reactor,
+          config.pool(),
+          config.options(),
+          dir,
+          config.launcher(),
+          recorder,
+          dvmRecorder,
+          config.servers());
     }
     return InProcessWorld.start(
         reactor, config.pool(), config.options(), dir, recorder, dvmRecorder);

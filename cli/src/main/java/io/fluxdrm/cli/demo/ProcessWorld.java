@@ -79,6 +79,7 @@ public final class ProcessWorld implements World {
   private final Launcher launcher;
   private final TranscriptRecorder recorder;
   private final TranscriptRecorder dvmRecorder;
+  private final Demo.ServerTranscripts servers;
   private final int uid;
   private final List<Process> procs = new ArrayList<>();
   private final Thread reaper = new Thread(this::destroyAll, "fluxdrm-demo-reaper");
@@ -95,17 +96,23 @@ public final class ProcessWorld implements World {
       Path dir,
       Launcher launcher,
       TranscriptRecorder recorder,
-      TranscriptRecorder dvmRecorder) {
+      TranscriptRecorder dvmRecorder,
+      Demo.ServerTranscripts servers) {
     this.reactor = reactor;
     this.pool = pool;
     this.dir = dir;
     this.launcher = launcher;
     this.recorder = recorder;
     this.dvmRecorder = dvmRecorder;
+    this.servers = servers;
     this.uid = currentUid();
   }
 
-  /** Starts {@code fluxdrm sched} and {@code fluxdrm bridge} in {@code dir} and connects. */
+  /**
+   * Starts {@code fluxdrm sched} and {@code fluxdrm bridge} in {@code dir} and connects.
+   *
+   * @param servers where the bridge and the DVM record their endpoints' transcripts, or null
+   */
   static ProcessWorld start(
       Reactor reactor,
       ResourceSet pool,
@@ -113,8 +120,9 @@ public final class ProcessWorld implements World {
       Path dir,
       Launcher launcher,
       TranscriptRecorder recorder,
-      TranscriptRecorder dvmRecorder) {
-    ProcessWorld w = new ProcessWorld(reactor, pool, dir, launcher, recorder, dvmRecorder);
+      TranscriptRecorder dvmRecorder,
+      Demo.ServerTranscripts servers) {
+    ProcessWorld w = new ProcessWorld(reactor, pool, dir, launcher, recorder, dvmRecorder, servers);
     Runtime.getRuntime().addShutdownHook(w.reaper);
     try {
       w.boot(options);
@@ -148,15 +156,18 @@ public final class ProcessWorld implements World {
     }
     sched = spawn("sched" + suffix, args);
     awaitLine(sched, "sched" + suffix + ".err", "listening on ");
-    bridge =
-        spawn(
-            "bridge" + suffix,
+    List<String> bridgeArgs =
+        new ArrayList<>(
             List.of(
                 "bridge",
                 "--connect",
                 "unix:" + dir.resolve("sched"),
                 "--state-dir",
                 dir.resolve("jobs").toString()));
+    if (servers != null) {
+      bridgeArgs.addAll(List.of("--transcript", servers.bridge(restarts + 1).toString()));
+    }
+    bridge = spawn("bridge" + suffix, bridgeArgs);
     awaitLine(bridge, "bridge" + suffix + ".err", "serving job-manager and bridge");
     owner = schedHub(uid);
   }
@@ -363,9 +374,8 @@ public final class ProcessWorld implements World {
 
   @Override
   public CompletableFuture<Void> startDvm(DvmSpec spec) {
-    dvm =
-        spawn(
-            "dvm",
+    List<String> args =
+        new ArrayList<>(
             List.of(
                 "dvm",
                 "--hosts",
@@ -382,6 +392,10 @@ public final class ProcessWorld implements World {
                 spec.failingHost(),
                 "--listen",
                 "unix:" + dir.resolve("dvm")));
+    if (servers != null) {
+      args.addAll(List.of("--transcript", servers.dvm().toString()));
+    }
+    dvm = spawn("dvm", args);
     return CompletableFuture.supplyAsync(
         () -> {
           awaitLine(dvm, "dvm.out", "listening on ");

@@ -179,6 +179,25 @@ public final class FluxHandle implements AutoCloseable {
     this.tap = t;
   }
 
+  /**
+   * Adds a tap beside the one already there, which keeps seeing every message (first): for a
+   * component that taps a handle it shares with others, such as a job manager on a server's handle
+   * that records a transcript (D517).
+   *
+   * @param t the tap to add
+   */
+  public synchronized void addTap(MessageTap t) {
+    java.util.Objects.requireNonNull(t, "tap");
+    MessageTap before = tap;
+    this.tap =
+        before == null
+            ? t
+            : (d, m) -> {
+              before.onMessage(d, m);
+              t.onMessage(d, m);
+            };
+  }
+
   private void onLoop(Runnable r) {
     if (loop.inLoop()) {
       r.run();

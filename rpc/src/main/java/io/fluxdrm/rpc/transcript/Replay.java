@@ -13,14 +13,20 @@ import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.client.MessageTap;
 import io.fluxdrm.rpc.hub.Hub;
 import io.fluxdrm.rpc.reactor.ManualEventLoop;
+import io.fluxdrm.rpc.service.RequestHandler;
 import io.fluxdrm.rpc.service.Service;
+import io.fluxdrm.rpc.service.ServiceRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -55,12 +61,40 @@ public final class Replay {
   /** Replays transcript lines against a fresh service, with normalisations. */
   public static ReplayResult run(
       List<TranscriptLine> lines, ServiceFactory factory, List<Normalisation> normalisations) {
+    return run(lines, (loop, server) -> List.of(factory.create(loop)), Set.of(), normalisations);
+  }
+
+  /**
+   * Replays transcript lines against the fresh world of a provider: its services, the services
+   * whose part the replay plays, its normalisations (D518).
+   */
+  public static ReplayResult run(List<TranscriptLine> lines, ReplayProvider provider) {
+    return run(lines, provider::services, provider.played(), provider.normalisations());
+  }
+
+  /**
+   * How a world's services are made: on the replay's loop, using its hub through {@code server}.
+   */
+  @FunctionalInterface
+  private interface World {
+    List<Service> create(io.fluxdrm.rpc.reactor.EventLoop loop, FluxHandle server);
+  }
+
+  private static ReplayResult run(
+      List<TranscriptLine> lines,
+      World world,
+      Set<String> played,
+      List<Normalisation> normalisations) {
     ManualEventLoop loop = new ManualEventLoop();
     String[] nextId = {"replay-service"};
     Hub hub = new Hub(loop, () -> nextId[0]);
-    Service service = factory.create(loop);
-    String name = service.name();
     FluxHandle server = hub.attach(Credentials.owner(0));
+    nextId[0] = "replay-partner";
+    Partner partner = played.isEmpty() ? null : new Partner(lines, played, hub);
+    loop.runPending();
+    List<Service> services = world.create(loop, server);
+    Set<String> names = new HashSet<>();
+    services.forEach(x -> names.add(x.name()));
     List<String> actual = new ArrayList<>();
     List<TranscriptLine> actualLines = new ArrayList<>();
     Map<String, String> originalSender = new HashMap<>();
@@ -69,11 +103,11 @@ public final class Replay {
     // per replay client, the matchtags of its requests the service has not finished answering
     // (true: a stream's)
     Map<String, Map<Integer, Boolean>> inFlight = new HashMap<>();
-    server.tap(
+    server.addTap(
         (d, m) -> {
           if (d == MessageTap.Direction.OUT
               && m.type() == MessageType.RESPONSE
-              && name.equals(m.service())) {
+              && names.contains(m.service())) {
             Map<Integer, Boolean> f = m.sender() == null ? null : inFlight.get(m.sender());
             if (f != null && (!f.getOrDefault(m.matchtag(), false) || m.errnum() != 0)) {
               f.remove(m.matchtag());
@@ -90,10 +124,16 @@ public final class Replay {
                     start.plusNanos(loop.nanoTime()), responseDirection[0], original));
           }
         });
-    CompletableFuture<Void> reg = server.register(service);
+    List<CompletableFuture<Void>> regs = new ArrayList<>();
+    for (Service service : services) {
+      regs.add(server.register(service));
+    }
+    String name = String.join(", ", names);
     loop.runPending();
-    if (!reg.isDone() || reg.isCompletedExceptionally()) {
-      throw new RpcException(Errno.EIO, "replay: service " + name + " did not register");
+    for (CompletableFuture<Void> reg : regs) {
+      if (!reg.isDone() || reg.isCompletedExceptionally()) {
+        throw new RpcException(Errno.EIO, "replay: service " + name + " did not register");
+      }
     }
     // recorded at the service's endpoint, requests came in and responses went out; recorded at a
     // client's endpoint, the other way round
@@ -103,7 +143,7 @@ public final class Replay {
                 l ->
                     l.direction() == MessageTap.Direction.IN
                         && l.message().type() == MessageType.REQUEST
-                        && name.equals(l.message().service()));
+                        && names.contains(l.message().service()));
     MessageTap.Direction requestDir =
         atService ? MessageTap.Direction.IN : MessageTap.Direction.OUT;
     MessageTap.Direction responseDir =
@@ -112,6 +152,7 @@ public final class Replay {
     Map<String, FluxHandle> clients = new HashMap<>();
     Map<String, String> clientIds = new HashMap<>();
     int[] nextClient = {1};
+    Set<String> routes = new HashSet<>();
     responseDirection[0] = responseDir;
     List<TranscriptLine> kept = new ArrayList<>();
     long elapsed = 0;
@@ -121,17 +162,24 @@ public final class Replay {
       boolean recordedResponse =
           l.direction() == responseDir
               && m.type() == MessageType.RESPONSE
-              && name.equals(m.service());
+              && names.contains(m.service());
       if (!recordedResponse) {
         kept.add(l);
       }
-      if (!name.equals(m.service())) {
+      boolean answer = partner != null && atService && partner.answers(l);
+      if (!names.contains(m.service()) && !answer) {
         continue;
       }
       long at = Duration.between(start, l.time()).toNanos();
       if (at > elapsed) {
         loop.advance(Duration.ofNanos(at - elapsed));
         elapsed = at;
+      }
+      if (answer) {
+        // the service's own request answered where the transcript has its answer (D518)
+        partner.answer(l);
+        loop.runPending();
+        continue;
       }
       if (l.direction() == responseDir && m.type() == MessageType.RESPONSE) {
         expected.add(render(m, m.sender() == null ? "" : m.sender(), normalisations));
@@ -151,7 +199,12 @@ public final class Replay {
         }
         FluxHandle c = clients.get(key);
         if (c == null) {
-          String id = "replay-client-" + nextClient[0]++;
+          // a sender recorded at the service's endpoint keeps its route, which the peers the
+          // replay plays may name in what they recorded (a tool's namespace, D518)
+          String id =
+              partner != null && atService && !sender.isEmpty() && routes.add(sender)
+                  ? sender
+                  : "replay-client-" + nextClient[0]++;
           nextId[0] = id;
           originalSender.put(id, sender);
           inFlight.put(id, new HashMap<>());
@@ -168,7 +221,7 @@ public final class Replay {
         if (!m.has(Flags.NORESPONSE)) {
           inFlight.get(clientIds.get(key)).put(m.matchtag(), m.has(Flags.STREAMING));
         }
-        if (m.topic().equals(name + ".disconnect")) {
+        if (m.topic().equals(m.service() + ".disconnect")) {
           // only the hub sends disconnect notices (RFC 3, D221): the recorded one is replayed by
           // the client leaving, which makes the hub send it
           c.close();
@@ -233,6 +286,103 @@ public final class Replay {
       return Normalisation.applyText(Json.mapper().writeValueAsString(o), normalisations);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Plays the part of the services the replayed one calls (D518): registers them on a connection of
+   * its own and answers the service's requests to them with the responses the transcript recorded,
+   * the n-th request of a topic with the answers of the n-th recorded one, each answer sent when
+   * the replay reaches its line (so that it comes after what came before it when recorded), or at
+   * once when the request comes later than that line.
+   */
+  private static final class Partner {
+    private final Set<String> played;
+    private final Map<Integer, String> topicOf = new HashMap<>();
+    private final Map<Integer, Integer> indexOf = new HashMap<>();
+    private final Map<String, Integer> recorded = new HashMap<>();
+    private final Map<String, List<ServiceRequest>> arrived = new HashMap<>();
+    private final Map<String, Deque<Message>> due = new HashMap<>();
+
+    Partner(List<TranscriptLine> lines, Set<String> played, Hub hub) {
+      this.played = played;
+      Map<String, Boolean> streaming = new java.util.LinkedHashMap<>();
+      for (TranscriptLine l : lines) {
+        Message m = l.message();
+        if (l.direction() == MessageTap.Direction.OUT
+            && m.type() == MessageType.REQUEST
+            && played.contains(m.service())) {
+          streaming.merge(m.topic(), m.has(Flags.STREAMING), Boolean::logicalOr);
+        }
+      }
+      Map<String, Service.Builder> services = new java.util.LinkedHashMap<>();
+      for (Map.Entry<String, Boolean> e : streaming.entrySet()) {
+        String topic = e.getKey();
+        int dot = topic.indexOf('.');
+        String method = dot < 0 ? "" : topic.substring(dot + 1);
+        Service.Builder b =
+            services.computeIfAbsent(dot < 0 ? topic : topic.substring(0, dot), Service::builder);
+        RequestHandler h = r -> arrived(topic, r);
+        if (e.getValue()) {
+          b.onStreaming(method, h);
+        } else {
+          b.on(method, h);
+        }
+      }
+      FluxHandle p = hub.attach(Credentials.owner(0));
+      services.values().forEach(b -> p.register(b.build()));
+    }
+
+    /** Whether {@code l} is the service's request to a played service or its recorded answer. */
+    boolean answers(TranscriptLine l) {
+      Message m = l.message();
+      if (!played.contains(m.service())) {
+        return false;
+      }
+      if (l.direction() == MessageTap.Direction.OUT && m.type() == MessageType.REQUEST) {
+        if (!m.has(Flags.NORESPONSE)) {
+          int n = recorded.merge(m.topic(), 1, Integer::sum) - 1;
+          topicOf.put(m.matchtag(), m.topic());
+          indexOf.put(m.matchtag(), n);
+        }
+        return false;
+      }
+      return l.direction() == MessageTap.Direction.IN
+          && m.type() == MessageType.RESPONSE
+          && m.topic().equals(topicOf.get(m.matchtag()));
+    }
+
+    /** The recorded answer {@code l}: sent now if its request came, else when it comes. */
+    void answer(TranscriptLine l) {
+      Message m = l.message();
+      String key = m.topic() + "#" + indexOf.get(m.matchtag());
+      due.computeIfAbsent(key, k -> new ArrayDeque<>()).add(m);
+      send(m.topic(), indexOf.get(m.matchtag()));
+    }
+
+    private void arrived(String topic, ServiceRequest r) {
+      List<ServiceRequest> a = arrived.computeIfAbsent(topic, t -> new ArrayList<>());
+      a.add(r);
+      send(topic, a.size() - 1);
+    }
+
+    private void send(String topic, int n) {
+      List<ServiceRequest> a = arrived.getOrDefault(topic, List.of());
+      Deque<Message> q = due.get(topic + "#" + n);
+      if (n >= a.size() || q == null) {
+        return;
+      }
+      ServiceRequest r = a.get(n);
+      while (!q.isEmpty() && !r.isDone()) {
+        Message m = q.poll();
+        if (m.errnum() == 0) {
+          r.respond(m.json());
+        } else if (m.errnum() == Errno.ENODATA && r.streaming()) {
+          r.end();
+        } else {
+          r.fail(m.errnum(), m.payloadSize() == 0 ? null : m.text());
+        }
+      }
     }
   }
 }

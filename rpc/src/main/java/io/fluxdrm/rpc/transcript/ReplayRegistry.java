@@ -70,6 +70,6 @@ public final class ReplayRegistry {
               + String.join(", ", providers.keySet())
               + ")");
     }
-    return Replay.run(Transcript.read(transcript), p.factory(), p.normalisations());
+    return Replay.run(Transcript.read(transcript), p);
   }
 }
