@@ -328,7 +328,7 @@ final class DemoCommand implements Callable<Integer> {
                       + "' replay against the default story)"));
     }
     if (!noPicture) {
-      drawPicture(err);
+      drawPicture(err, result.started());
     }
     if (!result.ok()) {
       for (String d : result.differences()) {
@@ -401,12 +401,13 @@ final class DemoCommand implements Callable<Integer> {
    * time order, so that the jobs' bars and the DVM's daemons are in one picture: the renderer of
    * {@code fluxdrm plot}, named on stderr (D447, D460). With {@code --processes} the job manager's
    * transcript is the job shells' side: the grants come from the job manager's answers to them, the
-   * jobs' first nodes from the R those answers carry (D493, D494).
+   * jobs' first nodes from the R those answers carry (D493, D494). Its time axis starts where the
+   * timeline on stdout does, when the world started (D519).
    */
-  private void drawPicture(PrintWriter err) {
+  private void drawPicture(PrintWriter err, java.time.Instant started) {
     Timeline t;
     try {
-      t = PlotCommand.timeline(transcript, dvmTranscript);
+      t = PlotCommand.timeline(started, transcript, dvmTranscript);
     } catch (CliError e) {
       err.println("fluxdrm demo: no picture: " + e.getMessage());
       err.flush();

@@ -239,6 +239,15 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
    * @throws CliError when the file is missing, bad, or has no allocation traffic
    */
   static Timeline timeline(Path... transcripts) {
+    return timeline(null, transcripts);
+  }
+
+  /**
+   * Reads transcripts into a timeline that starts no later than {@code origin} (D519).
+   *
+   * @param origin where the time axis may start at the latest, or null for the first line read
+   */
+  static Timeline timeline(java.time.Instant origin, Path... transcripts) {
     List<TranscriptLine> lines = new java.util.ArrayList<>();
     for (Path transcript : transcripts) {
       if (!Files.exists(transcript)) {
@@ -263,6 +272,9 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
       lines.sort(java.util.Comparator.comparing(TranscriptLine::time));
     }
     TimelineBuilder b = new TimelineBuilder();
+    if (origin != null) {
+      b.origin(origin);
+    }
     lines.forEach(b::accept);
     Timeline t = b.build();
     if (t.isEmpty()) {

@@ -92,6 +92,54 @@ class DemoCommandTest {
   private static final List<String> STEPS =
       STORY.lines().map(l -> l.substring(0, l.indexOf(',')).trim()).toList();
 
+  /**
+   * Issue 29 (D519): the picture's time axis starts where the timeline on stdout does, when the
+   * world started, not at job A's allocation: A's bars begin after the axis's zero, no later than
+   * its {@code a-start} line, and A's first grant lies between the DVM's attachment and the {@code
+   * a-grow} line that reports it.
+   */
+  @Test
+  void demo_pictureAxis_startsWhereTheTimelineDoes() throws Exception {
+    assertThat(json.status()).as("%s", json).isZero();
+    java.util.Map<String, Long> at = new java.util.HashMap<>();
+    for (String l : CliRun.lines(json.out())) {
+      JsonNode o = CliRun.json(l);
+      at.put(o.get("step").asText(), o.get("elapsed_ms").asLong());
+    }
+    org.w3c.dom.Document d =
+        io.fluxdrm.cli.plot.PlotsTest.parse(Files.readString(shared.resolve("json.svg")));
+    List<org.w3c.dom.Element> ticks = io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "tick");
+    assertThat(ticks.get(0).getTextContent()).isEqualTo("0");
+    assertThat(d.getDocumentElement().getTextContent()).contains("time (ms)");
+    double x0 = Double.parseDouble(ticks.get(0).getAttribute("x"));
+    double x1 = Double.parseDouble(ticks.get(1).getAttribute("x"));
+    double perMs = (x1 - x0) / Double.parseDouble(ticks.get(1).getTextContent());
+    double aBar =
+        (Double.parseDouble(
+                    io.fluxdrm.cli.plot.PlotsTest.withClass(d, "rect", "bar").stream()
+                        .filter(e -> e.getAttribute("data-row").equals("node0"))
+                        .filter(e -> e.getAttribute("data-job").equals("ƒ2"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getAttribute("x"))
+                - x0)
+            / perMs;
+    assertThat(aBar).isGreaterThan(0).isLessThanOrEqualTo(at.get("a-start") + 1.0);
+    org.w3c.dom.Element grow =
+        io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark grow").stream()
+            .filter(
+                e ->
+                    e.getAttribute("data-row").equals("node12")
+                        && e.getAttribute("data-job").equals("ƒ2"))
+            .findFirst()
+            .orElseThrow();
+    double growMs =
+        (Double.parseDouble(grow.getAttribute("points").split(" ")[2].split(",")[0]) - x0) / perMs;
+    assertThat(growMs)
+        .isGreaterThanOrEqualTo(at.get("dvm-attach") - 1.0)
+        .isLessThanOrEqualTo(at.get("a-grow") + 1.0);
+  }
+
   @Test
   void demo_defaults_exitsZeroWithHeaderStepsAndSummary() {
     assertThat(text.status()).as("%s", text).isZero();

@@ -249,11 +249,18 @@ public final class Demo {
    *
    * @param steps the timeline
    * @param differences one line per step whose outcome is not the story's (empty: all as told)
+   * @param started when the timeline's clock started (its steps' milliseconds count from there), on
+   *     the transcripts' clock; null when the story did not start
    */
-  public record Result(List<Step> steps, List<String> differences) {
+  public record Result(List<Step> steps, List<String> differences, java.time.Instant started) {
     public Result {
       steps = List.copyOf(steps);
       differences = List.copyOf(differences);
+    }
+
+    /** A run whose start is not known. */
+    public Result(List<Step> steps, List<String> differences) {
+      this(steps, differences, null);
     }
 
     /** Whether every step came out as the story expects. */
@@ -278,6 +285,7 @@ public final class Demo {
   private World world;
   private DvmSide dvm;
   private long t0;
+  private java.time.Instant started;
 
   private Demo(Config config, Consumer<Step> sink) {
     this.config = config;
@@ -313,6 +321,7 @@ public final class Demo {
         world = w;
         dvm = new DvmSide(w, events);
         t0 = System.nanoTime();
+        started = Clock.systemUTC().instant();
         story();
         w.problems().ifPresent(p -> differences.add("invariant broken: " + p));
       }
@@ -341,7 +350,7 @@ public final class Demo {
                 .strip());
       }
     }
-    return new Result(steps, differences);
+    return new Result(steps, differences, started);
   }
 
   private World open(

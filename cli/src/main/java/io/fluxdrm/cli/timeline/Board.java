@@ -70,6 +70,15 @@ final class Board {
     last = Math.max(last, at);
   }
 
+  /**
+   * The timeline starts no later than {@code at}, read or not: its left edge, the zero of the
+   * picture's axis, when nothing read is earlier.
+   */
+  void origin(long at) {
+    first = Math.min(first, at);
+    last = Math.max(last, at);
+  }
+
   /** The time of the first line read, or {@code fallback} before any. */
   long first(long fallback) {
     return first == Long.MAX_VALUE ? fallback : first;

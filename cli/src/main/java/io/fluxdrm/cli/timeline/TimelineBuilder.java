@@ -35,6 +35,18 @@ public final class TimelineBuilder {
     return b.build();
   }
 
+  /**
+   * Starts the timeline no later than {@code at}: the zero of its time axis when no line read and
+   * no job's R is earlier. A caller whose own timeline counts from a start the transcripts do not
+   * record (the demo's steps, from the moment its world started) draws its picture from there, so
+   * that a step at 300 ms is at 300 on the axis (D519).
+   *
+   * @param at the start
+   */
+  public void origin(Instant at) {
+    board.origin(Board.nanos(at));
+  }
+
   /** The number of lines read. */
   public int lines() {
     return lines;
