@@ -139,10 +139,16 @@ final class LivePlot {
     out.flush();
   }
 
-  /** Stops refreshing and draws the last frame once more. */
+  /**
+   * Stops refreshing, ends the watch with its own cancel ({@code sched.watch-cancel}, D520) and
+   * draws the last frame once more.
+   */
   void stop() {
     if (!stopped) {
       stopped = true;
+      if (stream != null) {
+        stream.cancel();
+      }
       if (ready.isDone() && !ready.isCompletedExceptionally()) {
         draw();
       }

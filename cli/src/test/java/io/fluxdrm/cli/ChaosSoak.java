@@ -1003,8 +1003,7 @@ final class ChaosSoak {
   private record SchedView(Map<Long, ResourceSet> jobs, ResourceSet allocated, ResourceSet free) {}
 
   private SchedView schedView() {
-    // the snapshot on a connection of its own, closed after it: that ends the watch (its cancel
-    // would be sched.cancel, RFC 27's, which the scheduler refuses)
+    // the snapshot on a connection of its own, closed after it: that ends the watch
     FluxHandle h = connect("sched");
     Message snap;
     try {

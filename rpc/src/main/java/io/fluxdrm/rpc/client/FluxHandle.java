@@ -263,7 +263,7 @@ public final class FluxHandle implements AutoCloseable {
   public RpcStream stream(
       String topic, Object payload, Consumer<Message> onResponse, Duration timeout) {
     Message request = Message.request(topic, payload).withFlags(Flags.STREAMING, 0);
-    RpcStream s = new RpcStream(this, request.service());
+    RpcStream s = new RpcStream(this, topic);
     Call c = new Call(topic, Objects.requireNonNull(onResponse, "onResponse"), s);
     onLoop(() -> start(request, c, timeout));
     return s;
@@ -309,8 +309,11 @@ public final class FluxHandle implements AutoCloseable {
     onLoop(() -> out(m));
   }
 
-  void sendCancel(String service, int matchtag) {
-    send(service + ".cancel", Json.object().put("matchtag", matchtag));
+  /** Cancels the stream of {@code topic} with {@code matchtag}: {@code <topic>-cancel} (D520). */
+  void sendCancel(String topic, int matchtag) {
+    send(
+        topic + io.fluxdrm.rpc.service.Service.CANCEL_SUFFIX,
+        Json.object().put("matchtag", matchtag));
   }
 
   private void start(Message request, Call c, Duration timeout) {
@@ -353,13 +356,8 @@ public final class FluxHandle implements AutoCloseable {
     c.orphan = true;
     c.fail(new RpcException(Errno.ETIMEDOUT, c.topic + ": no response within " + seconds(timeout)));
     if (c.streaming) {
-      sendCancel(serviceOf(c.topic), tag);
+      sendCancel(c.topic, tag);
     }
-  }
-
-  private static String serviceOf(String topic) {
-    int dot = topic.indexOf('.');
-    return dot < 0 ? topic : topic.substring(0, dot);
   }
 
   private void out(Message m) {

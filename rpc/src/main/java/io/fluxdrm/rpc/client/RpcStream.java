@@ -8,13 +8,13 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class RpcStream {
   private final FluxHandle handle;
-  private final String service;
+  private final String topic;
   private final CompletableFuture<Void> done = new CompletableFuture<>();
   private final CompletableFuture<Integer> matchtag = new CompletableFuture<>();
 
-  RpcStream(FluxHandle handle, String service) {
+  RpcStream(FluxHandle handle, String topic) {
     this.handle = handle;
-    this.service = service;
+    this.topic = topic;
   }
 
   /** Completes when the stream ends. */
@@ -36,10 +36,13 @@ public final class RpcStream {
   }
 
   /**
-   * Asks the service to cancel: sends {@code <service>.cancel {"matchtag": N}} with NORESPONSE. The
-   * stream then ends with the service's answer (ECANCELED by convention).
+   * Asks the service to cancel: sends the method's own cancel, {@code <topic>-cancel {"matchtag":
+   * N}} with NORESPONSE, as flux-core's streaming RPCs have it ({@code
+   * job-info.eventlog-watch-cancel}); never {@code <service>.cancel}, which a service may define
+   * otherwise (RFC 27's {@code sched.cancel}). The stream then ends with the service's answer:
+   * ENODATA, its normal end, by convention (D520).
    */
   public void cancel() {
-    matchtag.thenAccept(tag -> handle.sendCancel(service, tag));
+    matchtag.thenAccept(tag -> handle.sendCancel(topic, tag));
   }
 }

@@ -13,6 +13,13 @@ import java.util.function.Consumer;
  * requests (and calls the disconnect hook).
  */
 public final class Service {
+  /**
+   * What a streaming method's own cancel topic ends with, as flux-core's streaming RPCs have it:
+   * {@code sched.watch} is canceled by {@code sched.watch-cancel {"matchtag": N}}, sent with
+   * NORESPONSE by the stream's sender (D520).
+   */
+  public static final String CANCEL_SUFFIX = "-cancel";
+
   record Method(RequestHandler handler, boolean streaming) {}
 
   private final String name;

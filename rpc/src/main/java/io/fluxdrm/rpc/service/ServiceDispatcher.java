@@ -46,8 +46,17 @@ public final class ServiceDispatcher {
     String topic = m.topic();
     Service.Method method = service.method(topic);
     if (method == null && topic.equals(service.name() + ".cancel")) {
-      cancel(m);
+      cancel(m, null);
       return;
+    }
+    if (method == null && topic.endsWith(Service.CANCEL_SUFFIX)) {
+      // a streaming method's own cancel, when the service does not define it (D520)
+      String of = topic.substring(0, topic.length() - Service.CANCEL_SUFFIX.length());
+      Service.Method streamed = service.method(of);
+      if (streamed != null && streamed.streaming()) {
+        cancel(m, of);
+        return;
+      }
     }
     if (method == null && topic.equals(service.name() + ".disconnect")) {
       disconnect(m.sender() == null ? "" : m.sender());
@@ -88,7 +97,12 @@ public final class ServiceDispatcher {
     }
   }
 
-  private void cancel(Message m) {
+  /**
+   * Cancels the sender's request with the payload's matchtag (of topic {@code only}, when given):
+   * the service's cancel hook, else the request ends, a stream with ENODATA (its normal end, as
+   * flux-core's streams end when canceled), any other with ECANCELED.
+   */
+  private void cancel(Message m, String only) {
     int tag;
     try {
       tag = m.json().path("matchtag").asInt(-1);
@@ -101,10 +115,12 @@ public final class ServiceDispatcher {
       return;
     }
     for (ServiceRequest r : List.copyOf(set)) {
-      if (r.matchtag() == tag && !r.isDone()) {
+      if (r.matchtag() == tag && !r.isDone() && (only == null || only.equals(r.topic()))) {
         Consumer<ServiceRequest> hook = service.onCancel();
         if (hook != null) {
           hook.accept(r);
+        } else if (only != null && r.streaming()) {
+          r.end();
         } else {
           r.fail(Errno.ECANCELED, service.name() + ": request canceled");
         }

@@ -125,6 +125,16 @@ final class DecisionRunner {
     watchers.watch(req, requireCore(req.topic()));
   }
 
+  /** {@code sched.watch-cancel}: the sender's watch ends (D520). */
+  void watchCancel(ServiceRequest req) {
+    watchers.cancel(req);
+  }
+
+  /** The owner's watches going on. */
+  int watches() {
+    return watchers.count();
+  }
+
   /** RFC 6 disconnect of {@code sender}: its reallocs are dropped and the core told. */
   void disconnected(String sender) {
     watchers.disconnected(sender);

@@ -172,6 +172,11 @@ public final class SchedService {
     return link.state();
   }
 
+  /** The owner's {@code sched.watch} streams going on (D427, D520). */
+  int watches() {
+    return runner.watches();
+  }
+
   /** Completes when the job manager answered {@code sched-ready} the first time. */
   public CompletableFuture<Void> online() {
     return link.online();
@@ -191,6 +196,7 @@ public final class SchedService {
         .on(Rfc51Topics.REALLOC_CANCEL_METHOD, quiet(rfc51::reallocCancel))
         .on(Rfc27Topics.RESOURCE_STATUS_METHOD, guard(rfc27::resourceStatus))
         .onStreaming(Watchers.METHOD, guard(runner::watch))
+        .on(Watchers.CANCEL_METHOD, quiet(runner::watchCancel))
         .onDisconnect(this::disconnected)
         .build();
   }

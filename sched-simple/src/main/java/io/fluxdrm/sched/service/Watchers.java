@@ -22,11 +22,16 @@ import java.util.List;
  * (SUCCESS, ANNOTATE, DENY, CANCEL), the {@code sched.realloc} answer (with {@code "id"}, the job,
  * and {@code "request"}: grow, shrink or realloc), the {@code sched.free} request it carried out.
  * After a job manager's hello, the whole of what is held again, under {@code
- * job-manager.sched-hello} (D521). The stream ends when the watcher disconnects. {@code fluxdrm
- * plot --live} reads it.
+ * job-manager.sched-hello} (D521). The stream ends when the watcher disconnects, or with ENODATA,
+ * its normal end, when the watcher sends {@code sched.watch-cancel {"matchtag": N}} (D520: the
+ * method's own cancel, as flux-core's {@code job-info.eventlog-watch-cancel}; RFC 27's {@code
+ * sched.cancel} is an alloc's). {@code fluxdrm plot --live} reads it.
  */
 final class Watchers {
   static final String METHOD = "watch";
+
+  /** The watch's own cancel (D520). */
+  static final String CANCEL_METHOD = METHOD + io.fluxdrm.rpc.service.Service.CANCEL_SUFFIX;
 
   private final List<ServiceRequest> watchers = new ArrayList<>();
 
@@ -70,6 +75,37 @@ final class Watchers {
 
   boolean isEmpty() {
     return watchers.isEmpty();
+  }
+
+  /** The watches going on (those that ended are not counted). */
+  int count() {
+    watchers.removeIf(ServiceRequest::isDone);
+    return watchers.size();
+  }
+
+  /**
+   * {@code sched.watch-cancel {"matchtag": N}}: the sender's watch of that matchtag ends with
+   * ENODATA and is forgotten; none of its, nothing happens (it may have ended already).
+   *
+   * @throws RpcException EPROTO for a payload without a matchtag
+   */
+  void cancel(ServiceRequest req) {
+    ObjectNode p = req.json();
+    ServiceRequest.requireOnlyKeys(req.topic(), p, java.util.Set.of("matchtag"));
+    com.fasterxml.jackson.databind.JsonNode tag = p.get("matchtag");
+    if (tag == null || !tag.canConvertToInt() || tag.asInt() <= 0) {
+      throw new io.fluxdrm.rpc.RpcException(
+          io.fluxdrm.rpc.Errno.EPROTO,
+          req.topic() + ": /matchtag: " + tag + " (expected: the watch's matchtag, above 0)");
+    }
+    for (var it = watchers.iterator(); it.hasNext(); ) {
+      ServiceRequest w = it.next();
+      if (w.sender().equals(req.sender()) && w.matchtag() == tag.asInt()) {
+        it.remove();
+        w.end();
+        return;
+      }
+    }
   }
 
   /** Tells every watcher about the decisions that concern allocations. */

@@ -123,6 +123,48 @@ class SchedWatchServiceTest {
     fx.checkInvariants();
   }
 
+  /**
+   * D520: {@code RpcStream.cancel} sends the watch's own cancel, {@code sched.watch-cancel}; the
+   * stream ends with ENODATA, the scheduler keeps no watcher, no {@code sched.cancel} reaches it,
+   * and a later decision goes to no one. Another sender's cancel of the same matchtag ends nothing.
+   */
+  @Test
+  void watch_canceled_endsCleanly_noWatcherLeft_noSchedCancel() {
+    SchedulerFacingJobManager jm = fx.jobManager();
+    fx.start();
+    List<String> in = new ArrayList<>();
+    fx.schedHandle.addTap(
+        (d, m) -> {
+          if (d == io.fluxdrm.rpc.client.MessageTap.Direction.IN
+              && m.type() == io.fluxdrm.rpc.MessageType.REQUEST) {
+            in.add(m.topic());
+          }
+        });
+    List<ObjectNode> seen = new ArrayList<>();
+    FluxHandle w = fx.hub.attach(Credentials.owner(SchedFixture.OWNER));
+    RpcStream s = w.stream("sched.watch", Json.object(), m -> seen.add(m.json()), null);
+    FluxHandle other = fx.hub.attach(Credentials.owner(SchedFixture.OWNER));
+    RpcStream o = other.stream("sched.watch", Json.object(), m -> {}, null);
+    fx.settle();
+    assertThat(fx.svc.watches()).isEqualTo(2);
+    // the other watcher's cancel names its own matchtag, the same number as w's
+    assertThat(o.matchtag().join()).isEqualTo(s.matchtag().join());
+    o.cancel();
+    fx.settle();
+    assertThat(o.done()).isCompleted();
+    assertThat(s.done()).isNotDone();
+    s.cancel();
+    fx.settle();
+    assertThat(s.done()).isCompleted();
+    s.done().join();
+    assertThat(fx.svc.watches()).isZero();
+    assertThat(in).contains("sched.watch-cancel").doesNotContain("sched.cancel");
+    jm.alloc(1, SchedulerFacingJobManager.nodes(1, 1, 2));
+    fx.settle();
+    assertThat(seen).hasSize(1);
+    fx.checkInvariants();
+  }
+
   @Test
   void watch_notOwner_eperm() {
     fx.jobManager();
