@@ -58,7 +58,7 @@ final class DvmLink implements AutoCloseable {
   /** The ledger {@code file} keeps, or an empty one when there is no file. */
   static FluxScheduler.Ledger readLedger(Path file) {
     if (!Files.exists(file)) {
-      return new FluxScheduler.Ledger(null, null, null, null);
+      return new FluxScheduler.Ledger(null, null, null, null, null);
     }
     try {
       return LEDGER_JSON.readValue(file.toFile(), FluxScheduler.Ledger.class);
@@ -157,6 +157,41 @@ final class DvmLink implements AutoCloseable {
     LOG.info("the DVM's job {}: {}; attaching to the DVM at {}", JobId.f58(id), r.summary(), uri);
     Path ledgerFile = stateDir.resolve(LEDGER_FILE);
     FluxScheduler.Ledger ledger = withReleasing(readLedger(ledgerFile), being);
+    if (ledger.base().isEmpty()) {
+      // the first ledger of this job: what it holds now is its own (a job just submitted, or one
+      // recovered without a ledger, whose grants are then kept as before)
+      ledger =
+          new FluxScheduler.Ledger(
+              ledger.sessions(),
+              ledger.pending(),
+              ledger.departing(),
+              ledger.releasing(),
+              r.nodelist().expand());
+    }
+    // granted to the job (its eventlog has them) but told to no session and to no one who could
+    // tell the DVM: the bridge before died between the grant and its ledger; nothing of the DVM
+    // runs there, so they go back to Flux at once (D521)
+    java.util.Set<String> accounted = ledger.accountedHosts();
+    List<String> orphans =
+        r.nodelist().expand().stream().filter(h -> !accounted.contains(h)).toList();
+    if (!orphans.isEmpty()) {
+      String list = String.join(",", orphans);
+      LOG.info(
+          "the DVM's job {} holds {} that no session of the ledger has: handing it back",
+          JobId.f58(id),
+          list);
+      Daemon.await(
+          reactor
+              .submit(() -> allocator.handBack("orphaned", list))
+              .thenAccept(
+                  a -> {
+                    if (a.status() != io.fluxdrm.pmix.PmixStatus.PMIX_SUCCESS) {
+                      LOG.error("hand-back of {}: {} {}", list, a.status(), a.message());
+                    }
+                  }),
+          "the hand-back of " + list,
+          "");
+    }
     // the bridge before this one granted these: a RELEASE of one by its PMIX_ALLOC_ID must find it
     ledger.sessions().forEach((sid, entries) -> adopt(allocator, sid, entries));
     ledger.pending().forEach((sid, p) -> adopt(allocator, sid, List.of(p.nodes().split(","))));
@@ -198,7 +233,7 @@ final class DvmLink implements AutoCloseable {
           "{} is being released from the DVM's job: handed back once the DVM no longer runs it",
           entry);
     }
-    return new FluxScheduler.Ledger(sessions, l.pending(), departing, l.releasing());
+    return new FluxScheduler.Ledger(sessions, l.pending(), departing, l.releasing(), l.base());
   }
 
   private static void adopt(PmixAllocator allocator, long sid, List<String> entries) {

@@ -146,6 +146,8 @@ public final class FluxScheduler implements SchedulerUpcalls {
 
   private Journal journal = ledger -> {};
 
+  private List<String> base = List.of();
+
   /**
    * A grant whose session control was sent to the DVM and not answered yet.
    *
@@ -170,18 +172,37 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @param pending grants being told to the DVM, by session id
    * @param departing node entries by host
    * @param releasing node lists by session id
+   * @param base the hosts of the DVM job's own allocation, which no grant added; empty when not
+   *     known yet
    */
   public record Ledger(
       Map<Long, List<String>> sessions,
       Map<Long, Pending> pending,
       Map<String, String> departing,
-      Map<Long, String> releasing) {
+      Map<Long, String> releasing,
+      List<String> base) {
     /** Copies the maps; a missing one is empty. */
     public Ledger {
       sessions = sessions == null ? Map.of() : Map.copyOf(sessions);
       pending = pending == null ? Map.of() : Map.copyOf(pending);
       departing = departing == null ? Map.of() : Map.copyOf(departing);
       releasing = releasing == null ? Map.of() : Map.copyOf(releasing);
+      base = base == null ? List.of() : List.copyOf(base);
+    }
+
+    /**
+     * The hosts this ledger accounts for: the base, the sessions', the grants' being told to the
+     * DVM, the departing and the releasing ones.
+     *
+     * @return host names
+     */
+    public Set<String> accountedHosts() {
+      Set<String> out = new java.util.TreeSet<>(base);
+      sessions.values().forEach(l -> l.forEach(e -> out.add(host(e))));
+      pending.values().forEach(p -> List.of(p.nodes().split(",")).forEach(e -> out.add(host(e))));
+      out.addAll(departing.keySet());
+      releasing.values().forEach(n -> List.of(n.split(",")).forEach(e -> out.add(host(e))));
+      return out;
     }
 
     /**
@@ -829,7 +850,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
     sessions.forEach((k, v) -> s.put(k, List.copyOf(v.values())));
     Map<String, String> d = new java.util.TreeMap<>(handingBack);
     d.putAll(departing);
-    return new Ledger(s, pending, d, releasing);
+    return new Ledger(s, pending, d, releasing, base);
   }
 
   /**
@@ -841,6 +862,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @param l the ledger a journal saved
    */
   public void restore(Ledger l) {
+    base = l.base();
     l.sessions()
         .forEach(
             (sid, entries) -> {

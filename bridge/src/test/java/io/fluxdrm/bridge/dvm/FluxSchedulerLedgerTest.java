@@ -162,7 +162,7 @@ class FluxSchedulerLedgerTest {
     FluxScheduler s = scheduler(dvm, new FakeDvm());
     s.restore(
         new FluxScheduler.Ledger(
-            null, Map.of(7L, new FluxScheduler.Pending("n2:2", false)), null, null));
+            null, Map.of(7L, new FluxScheduler.Pending("n2:2", false)), null, null, null));
     CompletableFuture<Void> done = s.reattached().toCompletableFuture();
     assertThat(dvm.sent).containsExactly("PMIX_SESSION_INSTANTIATE 7 n2:2");
     dvm.answer(0, PmixStatus.PMIX_ERR_EXISTS);
@@ -178,7 +178,7 @@ class FluxSchedulerLedgerTest {
     FluxScheduler s = scheduler(dvm, new FakeDvm());
     s.restore(
         new FluxScheduler.Ledger(
-            null, Map.of(7L, new FluxScheduler.Pending("n2:2", false)), null, null));
+            null, Map.of(7L, new FluxScheduler.Pending("n2:2", false)), null, null, null));
     CompletableFuture<Void> done = s.reattached().toCompletableFuture();
     dvm.answer(0, PmixStatus.PMIX_ERR_RESOURCE_BUSY);
     assertThat(done).isCompleted();
@@ -190,7 +190,7 @@ class FluxSchedulerLedgerTest {
   void departingHost_dvmNoLongerHoldsIt_handedBackAtOnce_andKeptInTheLedgerUntilThen() {
     FakeDvm self = new FakeDvm();
     FluxScheduler s = scheduler(new FakeDvm(), self);
-    s.restore(new FluxScheduler.Ledger(null, null, Map.of("n3", "n3:2"), null));
+    s.restore(new FluxScheduler.Ledger(null, null, Map.of("n3", "n3:2"), null, null));
     s.reattached();
     assertThat(self.sent).containsExactly("PMIX_ALLOC_RELEASE n3:2");
     assertThat(s.ledger().departing()).containsKey("n3");
@@ -200,12 +200,29 @@ class FluxSchedulerLedgerTest {
   }
 
   @Test
+  void ledger_accountsForBaseSessionsPendingDepartingAndReleasingHosts_andNothingElse() {
+    FluxScheduler.Ledger l =
+        new FluxScheduler.Ledger(
+            Map.of(1L, List.of("n1:2")),
+            Map.of(2L, new FluxScheduler.Pending("n2:2,n5:2", false)),
+            Map.of("n3", "n3:2"),
+            Map.of(4L, "n4:2"),
+            List.of("n0"));
+    // a host of the DVM's job outside these is a grant no one told the DVM of: handed back
+    assertThat(l.accountedHosts()).containsExactly("n0", "n1", "n2", "n3", "n4", "n5");
+    FluxScheduler s = scheduler(new FakeDvm(), new FakeDvm());
+    s.restore(l);
+    assertThat(s.ledger().base()).containsExactly("n0");
+  }
+
+  @Test
   void releasingSession_alreadyGoneFromTheDvm_shrunkOutAsAfterItsComplete() {
     FakeDvm dvm = new FakeDvm();
     FakeDvm self = new FakeDvm();
     FluxScheduler s = scheduler(dvm, self);
     s.restore(
-        new FluxScheduler.Ledger(Map.of(9L, List.of("n4:2")), null, null, Map.of(9L, "n4:2")));
+        new FluxScheduler.Ledger(
+            Map.of(9L, List.of("n4:2")), null, null, Map.of(9L, "n4:2"), null));
     s.reattached();
     assertThat(dvm.sent).containsExactly("PMIX_SESSION_TERMINATE 9 -");
     dvm.answer(0, PmixStatus.PMIX_ERR_NOT_FOUND);
