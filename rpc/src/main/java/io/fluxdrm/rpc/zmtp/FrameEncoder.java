@@ -49,4 +49,19 @@ public final class FrameEncoder {
     }
     return b;
   }
+
+  /** Encodes a message's parts as frames in one array, MORE set on every part but the last. */
+  public static byte[] encodeMessage(List<byte[]> parts) {
+    int n = parts.size();
+    int total = 0;
+    for (byte[] p : parts) {
+      total += encodedSize(p.length);
+    }
+    byte[] bytes = new byte[total];
+    int off = 0;
+    for (int i = 0; i < n; i++) {
+      off = put(Frame.part(parts.get(i), i < n - 1), bytes, off);
+    }
+    return bytes;
+  }
 }
