@@ -10,7 +10,6 @@ import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.curve.CurveKeyPair;
 import io.fluxdrm.rpc.curve.CurveServer;
 import io.fluxdrm.rpc.curve.Z85;
-import io.fluxdrm.rpc.reactor.MemoryBudget;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.transport.ZmqConnector;
 import io.fluxdrm.rpc.transport.ZmqEndpoint;
@@ -48,11 +47,14 @@ import org.slf4j.LoggerFactory;
  * them guests of unknown uid, the safe choice on a host with several users (issue 12, finding 5;
  * decision D330). A peer whose connection closes is disconnected from the router at once.
  *
- * <p>Why one class: it is the one owner of a listener's shared state (the identity table, the
- * per-key connection counts and memory budgets, the accept loop and its back-off), which every rule
- * of issue 12 reads and changes together at accept, handshake and close; its nested records are
- * only its settings, and the ZMTP connection it drives is {@code
- * io.fluxdrm.rpc.transport.ZmtpConnection}.
+ * <p>Which peers are admitted, with what credentials and what each may hold, is {@link
+ * ZmqAdmission}'s (issue 31, scope 5); the listener does the accepting, the wiring of each {@code
+ * io.fluxdrm.rpc.transport.ZmtpConnection} and the routing.
+ *
+ * <p>Why one class: it is the one owner of a listener's I/O and routing state (the server socket,
+ * the open connections, the identity table), which accept, handshake and close change together; the
+ * rest of its length is its settings, nested records kept where the documentation and callers name
+ * them ({@code ZmqHubListener.Options}, {@code Curve}, {@code Liveness}, {@code Limits}).
  */
 public final class ZmqHubListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ZmqHubListener.class);
@@ -311,9 +313,7 @@ public final class ZmqHubListener implements AutoCloseable {
   private ServerSocketChannel server;
   private String endpoint;
   private int handshakes;
-  private final MemoryBudget memory;
-  private final Map<String, MemoryBudget> keyMemory = new HashMap<>();
-  private final Map<String, Integer> perKey = new HashMap<>();
+  private final ZmqAdmission admission;
   private long refusedAtAccept;
   private long accepted;
 
@@ -328,7 +328,7 @@ public final class ZmqHubListener implements AutoCloseable {
     this.options = options;
     this.handshakeTimeout = handshakeTimeout;
     this.serverKeys = serverKeys;
-    this.memory = new MemoryBudget("listener frame memory", options.limits().memory());
+    this.admission = new ZmqAdmission(options);
   }
 
   /** Decodes and checks the CURVE keys: the server's pair and every client key (EINVAL). */
@@ -467,14 +467,12 @@ public final class ZmqHubListener implements AutoCloseable {
     if (serverKeys == null) {
       return new NullMechanism(SocketType.ROUTER, new byte[0]);
     }
-    Map<String, Credentials> clients = options.curve().clients();
-    return new CurveServer(
-        serverKeys, key -> clients.containsKey(Z85.encode(key)), ROUTER_METADATA, random);
+    return new CurveServer(serverKeys, admission::allows, ROUTER_METADATA, random);
   }
 
   private void accept(SocketChannel ch) {
     Limits limits = options.limits();
-    if (connections.size() >= limits.maxConnections()) {
+    if (!admission.roomFor(connections.size())) {
       // closed before any byte is read or any key made: the cap bounds descriptors and memory
       if (refusedAtAccept++ % 1000 == 0) {
         LOG.warn(
@@ -521,7 +519,7 @@ public final class ZmqHubListener implements AutoCloseable {
                 limits.frameFloor(),
                 limits.frameMinRate()),
             "zeromq peer " + remote);
-    c.budgets(List.of(memory));
+    c.budgets(admission.handshakeBudgets());
     connections.add(c);
     long serial = ++accepted;
     LOG.info("{}: connection from {}", endpoint, remote);
@@ -556,54 +554,22 @@ public final class ZmqHubListener implements AutoCloseable {
 
   /** Makes the peer of a connection whose handshake is done; returns null when refused. */
   private ZmqPeer handshakeDone(ZmtpConnection z, long serial) {
-    Credentials c = credentialsOf(z);
-    if (c == null) {
-      // the mechanism admits only mapped keys: this is a safety net, never the normal path
-      LOG.warn("{}: no credentials for the peer; connection closed", z.name());
-      connections.remove(z);
-      z.close();
-      return null;
-    }
     byte[] identity = z.peerProperty(NullMechanism.IDENTITY);
-    if (identity != null && identity.length > 0 && identity[0] == 0) {
-      // ZMTP 3.1 / libzmq: a leading zero byte is reserved for the routing ids a ROUTER makes
-      // itself; a client that claims one could pose as an anonymous peer (D221)
-      LOG.warn(
-          "{}: identity starts with the reserved byte 0x00 (expected: a client's identity"
-              + " starts with another byte); connection closed",
-          z.name());
+    ZmqAdmission.Decision d = admission.admit(z.mechanism().peerKey(), identity, serial);
+    if (d instanceof ZmqAdmission.Refused r) {
+      LOG.warn("{}: {}; connection closed", z.name(), r.reason());
       connections.remove(z);
       z.close();
       return null;
     }
-    String keyName = keyOf(z, serial);
-    int open = perKey.getOrDefault(keyName, 0);
-    if (open >= options.limits().maxPerKey()) {
-      LOG.warn(
-          "{}: {} connections of key {} open, the limit; connection closed",
-          z.name(),
-          open,
-          keyName);
-      connections.remove(z);
-      z.close();
-      return null;
-    }
-    perKey.put(keyName, open + 1);
-    z.budgets(
-        List.of(
-            memory,
-            keyMemory.computeIfAbsent(
-                keyName,
-                k ->
-                    new MemoryBudget(
-                        "frame memory of key " + k, options.limits().memoryPerKey()))));
+    ZmqAdmission.Admitted a = (ZmqAdmission.Admitted) d;
+    z.budgets(a.budgets());
     String id =
         identity == null || identity.length == 0
             ? generatedId()
             : new String(identity, StandardCharsets.ISO_8859_1);
     ZmqPeer old = peers.get(id);
-    String client = z.mechanism().peerKey() != null ? keyName : "";
-    if (old != null && !old.sameClient(c, client)) {
+    if (old != null && !old.sameClient(a.credentials(), a.client())) {
       // an identity is handed over only to the same CURVE key with the same credentials (without
       // CURVE: the same loopback credentials); anyone else is routed under a fresh id and the
       // holder keeps its connection and its responses (D221)
@@ -634,7 +600,7 @@ public final class ZmqHubListener implements AutoCloseable {
           z.name());
       old.close("identity taken over");
     }
-    ZmqPeer p = new ZmqPeer(id, c, z, keyName, client);
+    ZmqPeer p = new ZmqPeer(id, a.credentials(), z, a.key(), a.client());
     peers.put(id, p);
     handshakes++;
     byte[] key = z.mechanism().peerKey();
@@ -647,35 +613,6 @@ public final class ZmqHubListener implements AutoCloseable {
         key == null ? "" : ", key " + Z85.encode(key));
     hub.router().connected(p);
     return p;
-  }
-
-  /**
-   * Returns the key a peer's limits count against: its CURVE key, or without CURVE its connection
-   * (the {@code serial}-th accepted). A NULL peer proves nothing about who it is, and all of them
-   * share the loopback credentials: counted as one key, one local peer holding one large frame, or
-   * 256 connections, would leave every other local peer without memory or connections (D209).
-   */
-  private static String keyOf(ZmtpConnection z, long serial) {
-    byte[] key = z.mechanism().peerKey();
-    return key != null ? Z85.encode(key) : "connection " + serial;
-  }
-
-  /** Counts a peer of {@code key} gone (once per peer, from {@link ZmqPeer#gone}). */
-  private void releaseKey(String key) {
-    perKey.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
-    MemoryBudget b = keyMemory.get(key);
-    if (b != null && b.used() == 0 && !perKey.containsKey(key)) {
-      keyMemory.remove(key);
-    }
-  }
-
-  /** Returns the credentials of a peer: its CURVE key's, or the loopback ones without CURVE. */
-  private Credentials credentialsOf(ZmtpConnection z) {
-    if (serverKeys == null) {
-      return options.loopbackCredentials();
-    }
-    byte[] key = z.mechanism().peerKey();
-    return key == null ? null : options.curve().clients().get(Z85.encode(key));
   }
 
   private void received(ZmqPeer p, List<byte[]> parts) {
@@ -745,24 +682,19 @@ public final class ZmqHubListener implements AutoCloseable {
 
   /**
    * Returns the bytes the incomplete frames of {@code key}'s connections hold (a CURVE key in Z85,
-   * or {@code "connection N"} as {@link #keyOf} names it); -1 when the loop does not answer in time
-   * (for tests).
+   * or {@code "connection N"} as {@link ZmqAdmission#keyOf} names it); -1 when the loop does not
+   * answer in time (for tests).
    */
   long frameMemoryOf(String key) {
     long[] used = {-1};
-    reactor.runAndWait(
-        () -> {
-          MemoryBudget b = keyMemory.get(key);
-          used[0] = b == null ? 0 : b.used();
-        },
-        Duration.ofSeconds(5));
+    reactor.runAndWait(() -> used[0] = admission.frameMemoryOf(key), Duration.ofSeconds(5));
     return used[0];
   }
 
   /** Returns the bytes the incomplete frames of all connections hold; -1 as above (for tests). */
   long frameMemory() {
     long[] used = {-1};
-    reactor.runAndWait(() -> used[0] = memory.used(), Duration.ofSeconds(5));
+    reactor.runAndWait(() -> used[0] = admission.frameMemory(), Duration.ofSeconds(5));
     return used[0];
   }
 
@@ -780,7 +712,7 @@ public final class ZmqHubListener implements AutoCloseable {
     boolean closed;
 
     /**
-     * @param key what the peer's limits count against ({@link #keyOf})
+     * @param key what the peer's limits count against ({@link ZmqAdmission#keyOf})
      * @param client who the client is: its CURVE key, or empty without CURVE, where the credentials
      *     alone tell (D221)
      */
@@ -828,7 +760,7 @@ public final class ZmqHubListener implements AutoCloseable {
         return;
       }
       closed = true;
-      releaseKey(key);
+      admission.release(key);
       peers.remove(id, this);
       hub.router().disconnected(this);
     }
