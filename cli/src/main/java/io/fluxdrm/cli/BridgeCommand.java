@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -43,12 +42,6 @@ import picocli.CommandLine.Option;
             + "docs/prrte.md).")
 final class BridgeCommand implements Callable<Integer> {
   private static final Logger LOG = LoggerFactory.getLogger(BridgeCommand.class);
-  private static final Pattern LOOPBACK_TCP =
-      Pattern.compile("tcp://(127(\\.\\d{1,3}){3}|localhost|\\[::1\\]):\\d{1,5}");
-
-  /** Any host name, IPv4 address or bracketed IPv6 address, and a port. */
-  private static final Pattern ANY_TCP =
-      Pattern.compile("tcp://([A-Za-z0-9][A-Za-z0-9.-]*|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}");
 
   @Option(
       names = "--connect",
@@ -169,8 +162,13 @@ final class BridgeCommand implements Callable<Integer> {
     FluxHandle h = null;
     try {
       h =
-          uri.startsWith("tcp://")
-              ? FluxHandle.connectZmq(reactor, uri, keys)
+          io.fluxdrm.rpc.endpoint.Endpoint.isTcp(uri)
+              ? io.fluxdrm.rpc.endpoint.Connectors.open(
+                  reactor,
+                  uri,
+                  Daemon.START_TIMEOUT,
+                  keys,
+                  io.fluxdrm.rpc.endpoint.Connectors.Absent.RETRY)
               : connectWaiting(reactor, uri);
       transcript.record(h, LOG);
       await(jm.start(h), "job-manager");
@@ -204,7 +202,8 @@ final class BridgeCommand implements Callable<Integer> {
       }
       reactor.close();
       // issue 12, finding 5 (D330): a hub without CURVE makes its loopback peers guests
-      boolean guest = uri.startsWith("tcp://") && keys == null && e.errnum() == Errno.EPERM;
+      boolean guest =
+          io.fluxdrm.rpc.endpoint.Endpoint.isTcp(uri) && keys == null && e.errnum() == Errno.EPERM;
       if (guest) {
         throw new CliError(
             "--connect "
@@ -226,7 +225,7 @@ final class BridgeCommand implements Callable<Integer> {
    */
   private FluxHandle connectWaiting(Reactor reactor, String uri) {
     try {
-      return FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
+      return io.fluxdrm.rpc.endpoint.Connectors.openLocal(reactor, uri, Daemon.START_TIMEOUT);
     } catch (RpcException e) {
       if (e.errnum() != Errno.ENOENT && e.errnum() != Errno.ECONNREFUSED) {
         throw e;
@@ -237,7 +236,7 @@ final class BridgeCommand implements Callable<Integer> {
           e.getMessage().substring(Math.min(e.getMessage().length(), uri.length() + 2)),
           Daemon.START_TIMEOUT.toSeconds());
     }
-    return FluxHandle.connectWhenUp(reactor, uri, Daemon.START_TIMEOUT);
+    return io.fluxdrm.rpc.endpoint.Connectors.openWhenUp(reactor, uri, Daemon.START_TIMEOUT);
   }
 
   /**
@@ -248,7 +247,8 @@ final class BridgeCommand implements Callable<Integer> {
     if (!pmixScheduler) {
       throw CliError.usage("--flux-job: only with --pmix-scheduler");
     }
-    if (connect == null || !connect.startsWith("local://") || connect.length() <= 8) {
+    if (!(io.fluxdrm.rpc.endpoint.Endpoint.parse(connect).orElse(null)
+        instanceof io.fluxdrm.rpc.endpoint.Endpoint.Socket)) {
       throw CliError.usage(
           "--flux-job: needs --connect local://PATH (a flux-core broker's local connector)");
     }
@@ -274,7 +274,7 @@ final class BridgeCommand implements Callable<Integer> {
     Reactor reactor = Reactor.start("fluxdrm-bridge");
     FluxHandle h = null;
     try {
-      h = FluxHandle.connect(reactor, connect, Daemon.START_TIMEOUT);
+      h = io.fluxdrm.rpc.endpoint.Connectors.openLocal(reactor, connect, Daemon.START_TIMEOUT);
       transcript.record(h, LOG);
       AutoCloseable link =
           PmixSchedulerLink.startFluxJob(provider, reactor, h, job, Daemon.uid(), dvmUriArg);
@@ -297,12 +297,11 @@ final class BridgeCommand implements Callable<Integer> {
 
   /** The connector URI of {@code --dvm}, or a usage error. */
   static String dvmUri(String arg) {
-    if (arg.startsWith("unix:") && arg.length() > "unix:".length()) {
-      return "local://" + Path.of(arg.substring("unix:".length())).resolve("local");
-    }
-    if (arg.startsWith("local://") && arg.length() > "local://".length()
-        || LOOPBACK_TCP.matcher(arg).matches()) {
-      return arg;
+    java.util.Optional<io.fluxdrm.rpc.endpoint.Endpoint> e =
+        io.fluxdrm.rpc.endpoint.Endpoint.parse(arg);
+    if (e.isPresent()
+        && !(e.get() instanceof io.fluxdrm.rpc.endpoint.Endpoint.Tcp t && !t.loopback())) {
+      return e.get().connectorUri();
     }
     throw CliError.usage(
         "--dvm: \"" + arg + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)");
@@ -315,11 +314,14 @@ final class BridgeCommand implements Callable<Integer> {
           "--connect: missing (expected: tcp://127.0.0.1:PORT, unix:DIR or local://PATH)");
     }
     boolean curve = curveCert != null || curveServerKey != null;
-    if (connect.startsWith("tcp://")) {
-      if (curve && !ANY_TCP.matcher(connect).matches()) {
+    io.fluxdrm.rpc.endpoint.Endpoint e =
+        io.fluxdrm.rpc.endpoint.Endpoint.parse(connect).orElse(null);
+    if (io.fluxdrm.rpc.endpoint.Endpoint.isTcp(connect)) {
+      if (curve
+          && !(e instanceof io.fluxdrm.rpc.endpoint.Endpoint.Tcp t && !t.host().equals("*"))) {
         throw CliError.usage("--connect: \"" + connect + "\" (expected: tcp://HOST:PORT)");
       }
-      if (!curve && !LOOPBACK_TCP.matcher(connect).matches()) {
+      if (!curve && !(e instanceof io.fluxdrm.rpc.endpoint.Endpoint.Tcp t && t.loopback())) {
         throw CliError.usage(
             "--connect: \""
                 + connect
@@ -335,11 +337,8 @@ final class BridgeCommand implements Callable<Integer> {
               + connect
               + " (expected: --connect tcp://HOST:PORT)");
     }
-    if (connect.startsWith("unix:") && connect.length() > "unix:".length()) {
-      return "local://" + Path.of(connect.substring("unix:".length())).resolve("local");
-    }
-    if (connect.startsWith("local://") && connect.length() > "local://".length()) {
-      return connect;
+    if (e != null) {
+      return e.connectorUri();
     }
     throw CliError.usage(
         "--connect: \""

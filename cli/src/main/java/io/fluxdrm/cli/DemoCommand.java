@@ -32,6 +32,9 @@ import picocli.CommandLine.Option;
  * {@code fluxdrm demo}: the scripted story of {@link Demo} on embedded defaults, in this JVM or
  * with {@code --processes}, as a timeline on stdout and transcripts of the job manager's and the
  * DVM's endpoints.
+ *
+ * <p>Why one class: it is one picocli command, its options and their checks against each other; the
+ * story itself is {@link Demo}'s.
  */
 @Command(
     name = "demo",

@@ -95,14 +95,11 @@ final class DvmClient {
       if (c == null || c.isEmpty()) {
         return "local://" + defaultDir().resolve("local");
       }
-      if (c.startsWith("unix:") && c.length() > 5) {
-        return "local://" + Path.of(c.substring(5)).resolve("local");
-      }
-      if (c.startsWith("local://") && c.length() > 8) {
-        return c;
-      }
-      if (c.matches("tcp://(127\\.[0-9.]+|localhost|\\[::1\\]):\\d{1,5}")) {
-        return c;
+      java.util.Optional<io.fluxdrm.rpc.endpoint.Endpoint> e =
+          io.fluxdrm.rpc.endpoint.Endpoint.parse(c);
+      if (e.isPresent()
+          && !(e.get() instanceof io.fluxdrm.rpc.endpoint.Endpoint.Tcp t && !t.loopback())) {
+        return e.get().connectorUri();
       }
       throw CliError.usage(
           "--connect: \""
@@ -162,9 +159,12 @@ final class DvmClient {
     FluxHandle h = null;
     try {
       h =
-          uri.startsWith("tcp://")
-              ? FluxHandle.connectZmqFailFast(reactor, uri, null)
-              : FluxHandle.connect(reactor, uri, Duration.ofSeconds(o.timeoutSeconds));
+          io.fluxdrm.rpc.endpoint.Connectors.open(
+              reactor,
+              uri,
+              Duration.ofSeconds(o.timeoutSeconds),
+              null,
+              io.fluxdrm.rpc.endpoint.Connectors.Absent.FAIL);
       HubDvmPort port = new HubDvmPort(h, Duration.ofSeconds(o.timeoutSeconds));
       StatusInfos a;
       CompletableFuture<Event> second = new CompletableFuture<>();

@@ -15,7 +15,6 @@ import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.RsetException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -139,8 +138,10 @@ final class DvmCommand implements Callable<Integer> {
     }
     java.util.Set<String> failing = failingHosts();
     String endpoint = listen == null ? "unix:" + DvmClient.defaultDir() : listen;
-    if (!(endpoint.startsWith("unix:") && endpoint.length() > 5)
-        && !endpoint.matches("tcp://(127\\.[0-9.]+|localhost|\\[::1\\]):\\d{1,5}")) {
+    io.fluxdrm.rpc.endpoint.Endpoint parsed =
+        io.fluxdrm.rpc.endpoint.Endpoint.parse(endpoint).orElse(null);
+    if (!(parsed instanceof io.fluxdrm.rpc.endpoint.Endpoint.HubDir)
+        && !(parsed instanceof io.fluxdrm.rpc.endpoint.Endpoint.Tcp t && t.loopback())) {
       throw CliError.usage(
           "--listen: \"" + endpoint + "\" (expected: unix:DIR or tcp://127.0.0.1:PORT)");
     }
@@ -162,12 +163,11 @@ final class DvmCommand implements Callable<Integer> {
     try {
       Hub hub = new Hub(reactor);
       String where;
-      if (endpoint.startsWith("unix:")) {
+      if (parsed instanceof io.fluxdrm.rpc.endpoint.Endpoint.HubDir d) {
         LocalHubListener l =
-            LocalHubListener.start(
-                hub, reactor, Path.of(endpoint.substring(5)), LocalHubListener.Options.defaults());
+            LocalHubListener.start(hub, reactor, d.dir(), LocalHubListener.Options.defaults());
         listener = l;
-        where = "unix:" + endpoint.substring(5);
+        where = d.text();
       } else {
         ZmqHubListener l =
             ZmqHubListener.start(hub, reactor, endpoint, ZmqHubListener.Options.loopback(loopback));

@@ -304,9 +304,12 @@ final class DvmLink implements AutoCloseable {
       FluxHandle h;
       try {
         h =
-            uri.startsWith("tcp://")
-                ? FluxHandle.connectZmq(reactor, uri, null)
-                : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
+            io.fluxdrm.rpc.endpoint.Connectors.open(
+                reactor,
+                uri,
+                Daemon.START_TIMEOUT,
+                null,
+                io.fluxdrm.rpc.endpoint.Connectors.Absent.RETRY);
       } catch (RpcException e) {
         if (!waitingLogged) {
           LOG.info(
@@ -320,9 +323,12 @@ final class DvmLink implements AutoCloseable {
       handle = h;
       try {
         FluxHandle sh =
-            uri.startsWith("tcp://")
-                ? FluxHandle.connectZmq(reactor, uri, null)
-                : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
+            io.fluxdrm.rpc.endpoint.Connectors.open(
+                reactor,
+                uri,
+                Daemon.START_TIMEOUT,
+                null,
+                io.fluxdrm.rpc.endpoint.Connectors.Absent.RETRY);
         selfHandle = sh;
         selfPort = new io.fluxdrm.dvm.wire.HubDvmPort(sh, Duration.ofSeconds(60));
       } catch (RpcException e) {

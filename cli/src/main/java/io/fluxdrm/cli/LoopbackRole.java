@@ -32,12 +32,14 @@ final class LoopbackRole {
    */
   static Credentials credentials(String role, String listen, boolean curve, int ownerUid) {
     if (role == null) {
-      return curve || !listen.startsWith("tcp://") ? null : Credentials.unknownGuest();
+      return curve || !io.fluxdrm.rpc.endpoint.Endpoint.isTcp(listen)
+          ? null
+          : Credentials.unknownGuest();
     }
     if (!role.equals("guest") && !role.equals("owner")) {
       throw CliError.usage(OPTION + ": \"" + role + "\" (expected: guest or owner)");
     }
-    if (!listen.startsWith("tcp://")) {
+    if (!io.fluxdrm.rpc.endpoint.Endpoint.isTcp(listen)) {
       throw CliError.usage(
           OPTION
               + ": not with --listen "

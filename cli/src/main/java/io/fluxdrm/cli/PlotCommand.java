@@ -333,9 +333,12 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
     FluxHandle h = null;
     try {
       h =
-          uri.startsWith("tcp://")
-              ? FluxHandle.connectZmqFailFast(reactor, uri, null)
-              : FluxHandle.connect(reactor, uri, Daemon.START_TIMEOUT);
+          io.fluxdrm.rpc.endpoint.Connectors.open(
+              reactor,
+              uri,
+              Daemon.START_TIMEOUT,
+              null,
+              io.fluxdrm.rpc.endpoint.Connectors.Absent.FAIL);
       LivePlot plot = new LivePlot(h, out, ansi, cols, Clock.systemUTC());
       CompletableFuture<LivePlot> started = reactor.submit(() -> plot.start().thenApply(v -> plot));
       try {
@@ -399,12 +402,11 @@ final class PlotCommand implements java.util.concurrent.Callable<Integer> {
 
   /** The connector URI of {@code --connect}, as the other hub clients read it. */
   static String hubUri(String arg) {
-    if (arg.startsWith("unix:") && arg.length() > "unix:".length()) {
-      return "local://" + Path.of(arg.substring("unix:".length())).resolve("local");
-    }
-    if (arg.startsWith("local://") && arg.length() > "local://".length()
-        || arg.matches("tcp://(127(\\.\\d{1,3}){3}|localhost|\\[::1\\]):\\d{1,5}")) {
-      return arg;
+    java.util.Optional<io.fluxdrm.rpc.endpoint.Endpoint> e =
+        io.fluxdrm.rpc.endpoint.Endpoint.parse(arg);
+    if (e.isPresent()
+        && !(e.get() instanceof io.fluxdrm.rpc.endpoint.Endpoint.Tcp t && !t.loopback())) {
+      return e.get().connectorUri();
     }
     throw CliError.usage(
         "--connect: \"" + arg + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)");

@@ -14,7 +14,6 @@ import io.fluxdrm.rpc.client.RpcCall;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.IdSet;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -105,7 +104,9 @@ final class ReallocClient {
     static Session open(String uri, String from) {
       // the connector waits for a socket that is not there yet (a broker starting): a command
       // should not, when the instance is gone
-      if (!Files.exists(Path.of(uri.substring("local://".length())))) {
+      if (!(io.fluxdrm.rpc.endpoint.Endpoint.parse(uri).orElse(null)
+              instanceof io.fluxdrm.rpc.endpoint.Endpoint.Socket s)
+          || !Files.exists(s.socket())) {
         throw new CliError(
             from
                 + ": "
@@ -114,7 +115,8 @@ final class ReallocClient {
       }
       Reactor reactor = Reactor.start("fluxdrm-realloc");
       try {
-        return new Session(reactor, FluxHandle.connect(reactor, uri, RPC_TIMEOUT));
+        return new Session(
+            reactor, io.fluxdrm.rpc.endpoint.Connectors.openLocal(reactor, uri, RPC_TIMEOUT));
       } catch (RpcException e) {
         reactor.close();
         String m = e.getMessage() == null ? Errno.name(e.errnum()) : e.getMessage();

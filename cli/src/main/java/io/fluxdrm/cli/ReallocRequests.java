@@ -111,7 +111,8 @@ final class ReallocRequests {
   /** The URI of {@code --uri}, else {@code $FLUX_URI}. */
   static String uri(String option) {
     if (option != null) {
-      if (!option.startsWith("local://") || option.length() == "local://".length()) {
+      if (!(io.fluxdrm.rpc.endpoint.Endpoint.parse(option).orElse(null)
+          instanceof io.fluxdrm.rpc.endpoint.Endpoint.Socket)) {
         throw usage("--uri: \"" + option + "\" (expected: local://PATH of a Flux instance)");
       }
       return option;
@@ -122,7 +123,8 @@ final class ReallocRequests {
           "no Flux instance: FLUX_URI is not set and --uri is not given (expected: run inside"
               + " an instance, or --uri local://PATH)");
     }
-    if (!e.startsWith("local://") || e.length() == "local://".length()) {
+    if (!(io.fluxdrm.rpc.endpoint.Endpoint.parse(e).orElse(null)
+        instanceof io.fluxdrm.rpc.endpoint.Endpoint.Socket)) {
       throw new CliError(
           "FLUX_URI: \"" + e + "\" (expected: local://PATH; other connectors are not served)");
     }

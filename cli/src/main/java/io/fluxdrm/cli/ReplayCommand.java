@@ -151,9 +151,12 @@ final class ReplayCommand implements Callable<Integer> {
       Supplier<FluxHandle> connect =
           () -> {
             try {
-              return target.startsWith("tcp://")
-                  ? FluxHandle.connectZmqFailFast(reactor, target, null)
-                  : FluxHandle.connect(reactor, target, Duration.ofSeconds(waitSeconds));
+              return io.fluxdrm.rpc.endpoint.Connectors.open(
+                  reactor,
+                  target,
+                  Duration.ofSeconds(waitSeconds),
+                  null,
+                  io.fluxdrm.rpc.endpoint.Connectors.Absent.FAIL);
             } catch (RpcException e) {
               throw CliError.connect("--uri " + uri, target, e, "a running service there");
             }
@@ -198,11 +201,10 @@ final class ReplayCommand implements Callable<Integer> {
 
   /** A server's {@code unix:DIR} as the connector's {@code local://DIR/local}; others as given. */
   static String liveUri(String u) {
-    if (u.startsWith("unix:") && u.length() > 5) {
-      return "local://" + Path.of(u.substring(5)).resolve("local");
-    }
-    if ((u.startsWith("local://") && u.length() > 8) || u.startsWith("tcp://")) {
-      return u;
+    java.util.Optional<io.fluxdrm.rpc.endpoint.Endpoint> e =
+        io.fluxdrm.rpc.endpoint.Endpoint.parse(u);
+    if (e.isPresent()) {
+      return e.get().connectorUri();
     }
     throw CliError.usage(
         "--uri: \"" + u + "\" (expected: unix:DIR, local://PATH or tcp://127.0.0.1:PORT)");

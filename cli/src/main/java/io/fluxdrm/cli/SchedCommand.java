@@ -157,9 +157,10 @@ final class SchedCommand implements Callable<Integer> {
       throw CliError.usage(
           "--listen: missing (expected: unix:DIR or tcp://HOST:PORT, or --flux-uri)");
     }
-    if (!listen.startsWith("unix:") && !listen.startsWith("tcp://")
-        || listen.equals("unix:")
-        || listen.equals("tcp://")) {
+    boolean hubDir =
+        io.fluxdrm.rpc.endpoint.Endpoint.parse(listen).orElse(null)
+            instanceof io.fluxdrm.rpc.endpoint.Endpoint.HubDir;
+    if (!hubDir && !(io.fluxdrm.rpc.endpoint.Endpoint.isTcp(listen) && !listen.equals("tcp://"))) {
       throw CliError.usage("--listen: \"" + listen + "\" (expected: unix:DIR or tcp://HOST:PORT)");
     }
     // the command line first (usage, status 2), then the files it names (status 1): D484
@@ -183,7 +184,7 @@ final class SchedCommand implements Callable<Integer> {
                   : "--curve-cert: without" + " --curve-clients")
               + " (expected: both, or neither for a loopback listener)");
     }
-    if (!listen.startsWith("tcp://")) {
+    if (!io.fluxdrm.rpc.endpoint.Endpoint.isTcp(listen)) {
       throw CliError.usage(
           "--curve-cert: not with --listen " + listen + " (expected: --listen tcp://HOST:PORT)");
     }
@@ -268,10 +269,10 @@ final class SchedCommand implements Callable<Integer> {
     AutoCloseable listener = null;
     try {
       Hub hub = new Hub(reactor);
-      if (listen.startsWith("unix:")) {
+      if (io.fluxdrm.rpc.endpoint.Endpoint.parse(listen).orElse(null)
+          instanceof io.fluxdrm.rpc.endpoint.Endpoint.HubDir d) {
         listener =
-            LocalHubListener.start(
-                hub, reactor, Path.of(listen.substring(5)), LocalHubListener.Options.defaults());
+            LocalHubListener.start(hub, reactor, d.dir(), LocalHubListener.Options.defaults());
         LOG.info("listening on {}", ((LocalHubListener) listener).uri());
       } else {
         listener =
@@ -317,7 +318,8 @@ final class SchedCommand implements Callable<Integer> {
     transcript.check();
     Reactor reactor = Reactor.start("fluxdrm-sched");
     try {
-      FluxHandle h = FluxHandle.connect(reactor, fluxUri, Daemon.START_TIMEOUT);
+      FluxHandle h =
+          io.fluxdrm.rpc.endpoint.Connectors.openLocal(reactor, fluxUri, Daemon.START_TIMEOUT);
       transcript.record(h, LOG);
       SchedService svc = SchedService.attached().options(options).build();
       Daemon.await(svc.start(h), "attach", "");

@@ -123,7 +123,7 @@ class SchedCommandTest {
       delimiter = '|',
       textBlock =
           """
-          unknown service | nosuch | fluxdrm replay: --service: "nosuch" (expected: one of demo, dvm, job-manager, pmix, sched, shell)
+          unknown service | nosuch | fluxdrm replay: --service: "nosuch" (expected: one of demo, demo-bridge, demo-dvm, dvm, job-manager, pmix, sched, shell)
           """)
   void replay_unknownService_usageExit2(String name, String service, String err) throws Exception {
     CliRun r = CliRun.run("", "replay", transcript().toString(), "--service", service);

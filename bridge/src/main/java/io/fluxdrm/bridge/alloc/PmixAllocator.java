@@ -74,6 +74,10 @@ import org.slf4j.LoggerFactory;
  * thread too (no application thread calls them), or to tests driving a manual loop. Requests over
  * RPC are kept in {@link PendingRequests} (RFC 6: sender and matchtag name one request; a duplicate
  * matchtag is EPROTO).
+ *
+ * <p>Why one class: a request's label, its pending RPC and the job's reservations change together
+ * on every answer (a grant opens or grows a reservation, a release empties them, a cancel ends the
+ * label), and the Java API and the RPC service are the same requests.
  */
 public final class PmixAllocator {
   private static final Logger LOG = LoggerFactory.getLogger(PmixAllocator.class);

@@ -41,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * {@code DIR/NAME.err}, waited for by the line that says it serves, and stopped with SIGTERM at the
  * end (SIGKILL after {@link #STOP_GRACE}); a shutdown hook stops any still running if this JVM is
  * stopped early, so none is left behind.
+ *
+ * <p>Why one class: it is one {@link World}, whose operations each start, wait for or stop the same
+ * three processes and the connections the JVM holds to them.
  */
 public final class ProcessWorld implements World {
   private static final Logger LOG = LoggerFactory.getLogger(ProcessWorld.class);
@@ -347,7 +350,7 @@ public final class ProcessWorld implements World {
   private FluxHandle connect(String hub) {
     try {
       // the hub's process may still be starting
-      return FluxHandle.connectWhenUp(
+      return io.fluxdrm.rpc.endpoint.Connectors.openWhenUp(
           reactor, "local://" + dir.resolve(hub).resolve("local"), Waits.STEP_TIMEOUT);
     } catch (RpcException e) {
       throw new Waits.Stopped("connect to the " + hub + " hub: " + e.getMessage());

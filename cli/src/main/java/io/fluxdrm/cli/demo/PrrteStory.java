@@ -654,7 +654,7 @@ public final class PrrteStory implements AutoCloseable {
   private FluxHandle connectHub() {
     try {
       // the scheduler's process may still be starting
-      return FluxHandle.connectWhenUp(
+      return io.fluxdrm.rpc.endpoint.Connectors.openWhenUp(
           reactor, "local://" + dir.resolve("hub").resolve("local"), Waits.STEP_TIMEOUT);
     } catch (RpcException e) {
       throw new Waits.Stopped("connect to the scheduler's hub: " + e.getMessage());
