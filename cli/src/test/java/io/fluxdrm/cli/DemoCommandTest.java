@@ -124,7 +124,9 @@ class DemoCommandTest {
                         .getAttribute("x"))
                 - x0)
             / perMs;
-    assertThat(aBar).isGreaterThan(0).isLessThanOrEqualTo(at.get("a-start") + 1.0);
+    // A is allocated after the world started, within the same millisecond on a fast run: its bar
+    // is on the axis, not before it (the origin itself is TimelineBuilderTest's)
+    assertThat(aBar).isGreaterThanOrEqualTo(0).isLessThanOrEqualTo(at.get("a-start") + 1.0);
     org.w3c.dom.Element grow =
         io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark grow").stream()
             .filter(

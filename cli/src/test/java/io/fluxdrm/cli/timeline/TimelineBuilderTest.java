@@ -48,6 +48,28 @@ class TimelineBuilderTest {
     assertThat(t.unattributed()).isZero();
   }
 
+  /**
+   * D519: a timeline given an origin before its first line and its jobs' R starts from there, so a
+   * picture's axis starts where the caller's own clock does; an origin after them changes nothing.
+   */
+  @Test
+  void origin_beforeEverything_isTheStart_afterIt_changesNothing() {
+    java.util.List<TranscriptLine> lines = Transcript.read(DEMO);
+    Timeline plain = TimelineBuilder.of(lines);
+    java.time.Instant early = plain.start().minusMillis(300);
+    TimelineBuilder b = new TimelineBuilder();
+    b.origin(early);
+    lines.forEach(b::accept);
+    Timeline t = b.build();
+    assertThat(t.start()).isEqualTo(early);
+    // every bar and mark is 300 ms later on its axis than on the plain one
+    assertThat(t.bars().get(0).from() - plain.bars().get(0).from()).isEqualTo(300_000_000L);
+    TimelineBuilder late = new TimelineBuilder();
+    late.origin(plain.start().plusMillis(300));
+    lines.forEach(late::accept);
+    assertThat(late.build().start()).isEqualTo(plain.start());
+  }
+
   @Test
   void demo_initialAllocations_fromTheirRStarttime_beforeTheFirstLine() {
     Timeline t = demo();
