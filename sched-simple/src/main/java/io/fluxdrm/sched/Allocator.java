@@ -8,9 +8,10 @@ import java.util.List;
 
 /**
  * flux-core sched-simple's node choice: candidates are up ranks with enough free cores and GPUs
- * that match the constraint, visited worst-fit (most free cores, then most free GPUs, then rank);
- * lowest-numbered free cores and GPUs are taken; slots never span ranks. Feasibility is judged
- * against the whole pool (up or down, free or not).
+ * that match the constraint, visited in the order of the pool's {@link AllocMode} (worst fit by
+ * default: most free cores, then most free GPUs, then rank); lowest-numbered free cores and GPUs
+ * are taken; slots never span ranks. Feasibility is judged against the whole pool (up or down, free
+ * or not), whatever the mode.
  *
  * <p>A {@link Scope} narrows the search for RFC 51 grows: to the resources an R names, and away
  * from ranks the job already holds.
@@ -51,10 +52,15 @@ final class Allocator {
       int spn = req.effectiveSlotsPerNode();
       long needCores = (long) spn * req.slotSize();
       long needGpus = (long) spn * req.gpusPerSlot();
-      for (Iterator<Long> it = pool.worstFitKeys(); it.hasNext() && picks.size() < nodes.max(); ) {
-        int pos = ResourcePool.positionOfKey(it.next());
+      AllocMode mode = pool.allocMode();
+      for (Iterator<Long> it = pool.candidates(needCores);
+          it.hasNext() && picks.size() < nodes.max(); ) {
+        int pos = AllocMode.positionOfKey(it.next());
         if (pool.freeCores(pos).count() < needCores) {
-          break; // ranks come by free cores, most first: none further has enough
+          if (mode.endsAtShortRank()) {
+            break; // worst fit: ranks come by free cores, most first: none further has enough
+          }
+          continue;
         }
         if (!eligible(pool, req, scope, pos)) {
           continue;
@@ -80,10 +86,14 @@ final class Allocator {
       ResourceRequest.Count slots = req.slots();
       long want = slots.bounded() ? slots.max() : Long.MAX_VALUE;
       long got = 0;
-      for (Iterator<Long> it = pool.worstFitKeys(); it.hasNext() && got < want; ) {
-        int pos = ResourcePool.positionOfKey(it.next());
+      AllocMode mode = pool.allocMode();
+      for (Iterator<Long> it = pool.candidates(req.slotSize()); it.hasNext() && got < want; ) {
+        int pos = AllocMode.positionOfKey(it.next());
         if (pool.freeCores(pos).count() < req.slotSize()) {
-          break;
+          if (mode.endsAtShortRank()) {
+            break;
+          }
+          continue;
         }
         if (!eligible(pool, req, scope, pos)) {
           continue;

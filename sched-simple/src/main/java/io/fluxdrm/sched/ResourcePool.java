@@ -27,24 +27,23 @@ import java.util.TreeSet;
  * mutable class of the core; every query returns a new immutable {@link ResourceSet}.
  *
  * <p>The scheduler allocates cores and GPUs (as flux-core's sched-simple); other resource types of
- * the pool R are neither tracked nor handed out. Up ranks are kept in worst-fit order (most free
- * cores, then most free GPUs, then rank) so that an allocation visits only the ranks it may take.
+ * the pool R are neither tracked nor handed out. Up ranks are kept in the order of the pool's
+ * {@link AllocMode} (worst fit by default: most free cores, then most free GPUs, then rank) so that
+ * an allocation visits only the ranks it may take, in the order it is to take them.
  *
  * <p>{@link #checkInvariants()} states the conservation rules: free ∪ allocated = pool, free ∩
  * allocated = ∅, no resource held by two jobs, each job's R within the pool, nothing being released
  * is free.
  *
- * <p>Why one class: the free sets, the per-job holdings, the releasing sets and the worst-fit order
- * are four views of one state that every change (allocate, grow, shrink, free, rank up or down)
- * must update together for those conservation rules to hold; split, each piece would expose its
- * internals to the others.
+ * <p>Why one class: the free sets, the per-job holdings, the releasing sets and the allocation
+ * order are four views of one state that every change (allocate, grow, shrink, free, rank up or
+ * down) must update together for those conservation rules to hold; split, each piece would expose
+ * its internals to the others.
  */
 public final class ResourcePool {
 
-  /** Most cores (or GPUs) one rank may have: the width of a field of the worst-fit key. */
+  /** Most cores (or GPUs) one rank may have: the width of a field of an {@link AllocMode} key. */
   static final int MAX_PER_RANK = (1 << 21) - 1;
-
-  private static final long FIELD = MAX_PER_RANK;
 
   /**
    * The R acquired, as given; {@link #all} is derived from it after a shrink or property update.
@@ -69,7 +68,10 @@ public final class ResourcePool {
   private long coreCount;
   private long gpuCount;
 
-  /** Up ranks by worst-fit key; see {@link #key(int)}. */
+  /** How ranks are chosen: the order of {@link #order}. */
+  private final AllocMode mode;
+
+  /** Up ranks by the mode's key; see {@link #key(int)}. */
   private final TreeSet<Long> order = new TreeSet<>();
 
   /** The pool's {@code scheduling} value on an R without targets, or null when it has none. */
@@ -83,7 +85,8 @@ public final class ResourcePool {
   /** One rank's share of an allocation: position in the pool, cores and GPUs. */
   record Pick(int pos, IdSet cores, IdSet gpus) {}
 
-  private ResourcePool(ResourceSet all) {
+  private ResourcePool(ResourceSet all, AllocMode mode) {
+    this.mode = mode;
     this.acquired = all;
     this.all = all;
     this.expiration = all.expiration();
@@ -154,12 +157,28 @@ public final class ResourcePool {
   }
 
   /**
-   * A pool over the cores and GPUs of {@code r}, every rank up and everything free.
+   * A pool over the cores and GPUs of {@code r}, every rank up and everything free, allocated worst
+   * fit.
    *
    * @throws SchedException when a rank has more cores or GPUs than the pool can index
    */
   public static ResourcePool of(ResourceSet r) {
-    return new ResourcePool(Objects.requireNonNull(r, "r"));
+    return of(r, AllocMode.WORST_FIT);
+  }
+
+  /**
+   * A pool over the cores and GPUs of {@code r}, every rank up and everything free, whose ranks are
+   * chosen in the order of {@code mode}.
+   *
+   * @throws SchedException when a rank has more cores or GPUs than the pool can index
+   */
+  public static ResourcePool of(ResourceSet r, AllocMode mode) {
+    return new ResourcePool(Objects.requireNonNull(r, "r"), Objects.requireNonNull(mode, "mode"));
+  }
+
+  /** The order in which ranks are chosen. */
+  public AllocMode allocMode() {
+    return mode;
   }
 
   // ---- queries ------------------------------------------------------------------------------
@@ -313,17 +332,16 @@ public final class ResourcePool {
     return i >= 0 ? i : -1;
   }
 
-  /** Positions of the up ranks in worst-fit order. */
-  Iterator<Long> worstFitKeys() {
-    return order.iterator();
-  }
-
-  static int positionOfKey(long key) {
-    return (int) (key & FIELD);
+  /**
+   * The keys of the up ranks an allocation of {@code needCores} cores per rank visits, in the
+   * mode's order ({@link AllocMode#positionOfKey} gives each rank's position).
+   */
+  Iterator<Long> candidates(long needCores) {
+    return mode.candidates(order, needCores);
   }
 
   private long key(int pos) {
-    return ((FIELD - freeCores[pos].count()) << 42) | ((FIELD - freeGpus[pos].count()) << 21) | pos;
+    return mode.key(freeCores[pos].count(), freeGpus[pos].count(), pos);
   }
 
   // ---- building R ---------------------------------------------------------------------------
@@ -785,12 +803,13 @@ public final class ResourcePool {
       if (up[i]) {
         ups++;
         if (!order.contains(key(i))) {
-          throw new IllegalStateException("rank " + ranks[i] + " missing from worst-fit order");
+          throw new IllegalStateException(
+              "rank " + ranks[i] + " missing from the " + mode + " order");
         }
       }
     }
     if (ups != order.size()) {
-      throw new IllegalStateException("worst-fit order holds stale entries");
+      throw new IllegalStateException("the " + mode + " order holds stale entries");
     }
   }
 }

@@ -7,7 +7,6 @@ import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -17,15 +16,17 @@ import java.util.Optional;
 import java.util.TreeSet;
 
 /**
- * The FIFO scheduler as a pure function of events: {@link #handle} takes one decoded request and
- * the time, updates the {@link ResourcePool} and returns the decisions (responses, facts to log).
+ * The scheduler as a pure function of events: {@link #handle} takes one decoded request and the
+ * time, updates the {@link ResourcePool} and returns the decisions (responses, facts to log).
  *
- * <p>RFC 27: pending allocs are ordered by priority (descending) then job id (ascending); each
- * scheduling pass serves the head until it must wait (head-of-line blocking, no backfill); a
- * request the pool could never satisfy is DENIED with a note when it reaches the head. RFC 51:
- * reallocs of running jobs form one FIFO, served before the allocs by default (D4); a grow takes
- * ranks nobody holds, a shrink names resources the job holds, which stay allocated until {@code
- * sched.free} names them (D7). A pass runs after every event that was not refused.
+ * <p>RFC 27: pending allocs are kept in the order of the options' {@link SchedulingPolicy}; each
+ * scheduling pass tries them in that order, and the policy says whether one that must wait ends the
+ * pass. The default, {@link FifoPolicy}, orders by priority (descending) then job id (ascending)
+ * and serves the head until it must wait (head-of-line blocking, no backfill). A request the pool
+ * could never satisfy is DENIED with a note when a pass tries it. RFC 51: reallocs of running jobs
+ * form one FIFO, served before the allocs by default (D4); a grow takes ranks nobody holds, a
+ * shrink names resources the job holds, which stay allocated until {@code sched.free} names them
+ * (D7). A pass runs after every event that was not refused.
  *
  * <p>Why one class: the alloc queue, the realloc FIFO and the pool are read and changed together by
  * every scheduling pass (a realloc served first changes what the head alloc may take, D4), and
@@ -46,33 +47,58 @@ public final class SchedulerCore {
 
   private final ResourcePool pool;
   private final SchedulerOptions options;
+  private final SchedulingPolicy policy;
 
-  /** Pending allocs, in the order they are served. */
-  private final TreeSet<PendingAlloc> queue =
-      new TreeSet<>(
-          Comparator.comparingLong((PendingAlloc p) -> -p.priority)
-              .thenComparing((a, b) -> Long.compareUnsigned(a.id, b.id)));
+  /** Pending allocs, in the order they are served (the policy's). */
+  private final TreeSet<PendingAlloc> queue;
 
   private final Map<Long, PendingAlloc> pendingById = new HashMap<>();
   private final Map<Long, Running> running = new HashMap<>();
   private final LinkedHashMap<ReallocKey, PendingRealloc> reallocs = new LinkedHashMap<>();
   private long nextAllocId;
 
-  private static final class PendingAlloc {
+  private static final class PendingAlloc implements SchedulingPolicy.Pending {
     final long id;
     long priority;
     final long userid;
+    final double tSubmit;
     final ResourceRequest request;
     boolean feasibilityKnown;
 
     /** The {@code jobs_ahead} last annotated, or -1 when never annotated. */
     long annotated = -1;
 
-    PendingAlloc(long id, long priority, long userid, ResourceRequest request) {
+    PendingAlloc(long id, long priority, long userid, double tSubmit, ResourceRequest request) {
       this.id = id;
       this.priority = priority;
       this.userid = userid;
+      this.tSubmit = tSubmit;
       this.request = request;
+    }
+
+    @Override
+    public long id() {
+      return id;
+    }
+
+    @Override
+    public long priority() {
+      return priority;
+    }
+
+    @Override
+    public long userid() {
+      return userid;
+    }
+
+    @Override
+    public double tSubmit() {
+      return tSubmit;
+    }
+
+    @Override
+    public ResourceRequest request() {
+      return request;
     }
   }
 
@@ -93,15 +119,18 @@ public final class SchedulerCore {
   private SchedulerCore(ResourcePool pool, SchedulerOptions options) {
     this.pool = pool;
     this.options = options;
+    this.policy = options.policy();
+    this.queue = new TreeSet<>(policy.order());
     this.nextAllocId = options.firstAllocId();
   }
 
   /**
-   * A core over a fresh pool of {@code r} (every rank up, nothing allocated) with {@code options};
-   * running jobs come back with a {@link SchedEvent.Hello}.
+   * A core over a fresh pool of {@code r} (every rank up, nothing allocated, ranks chosen in the
+   * options' {@link AllocMode}) with {@code options}; running jobs come back with a {@link
+   * SchedEvent.Hello}.
    */
   public static SchedulerCore of(ResourceSet r, SchedulerOptions options) {
-    return new SchedulerCore(ResourcePool.of(r), options);
+    return new SchedulerCore(ResourcePool.of(r, options.allocMode()), options);
   }
 
   public ResourcePool pool() {
@@ -231,7 +260,7 @@ public final class SchedulerCore {
                   + ")"));
       return false;
     }
-    PendingAlloc p = new PendingAlloc(e.id(), e.priority(), e.userid(), e.request());
+    PendingAlloc p = new PendingAlloc(e.id(), e.priority(), e.userid(), e.tSubmit(), e.request());
     pendingById.put(p.id, p);
     queue.add(p);
     return true;
@@ -614,25 +643,31 @@ public final class SchedulerCore {
     }
   }
 
+  /**
+   * Tries the pending allocs in the policy's order: each is allocated, DENIED when the pool could
+   * never satisfy it, or left waiting; the policy says whether a waiting one ends the pass.
+   */
   private void serveAllocs(double now, List<Decision> out) {
-    while (!queue.isEmpty()) {
-      PendingAlloc p = queue.first();
+    for (Iterator<PendingAlloc> it = queue.iterator(); it.hasNext(); ) {
+      PendingAlloc p = it.next();
       AllocOutcome.Allocated a = Allocator.tryAllocate(pool, p.request, Allocator.Scope.ALL);
       if (a == null) {
-        if (p.feasibilityKnown) {
-          return;
-        }
-        String note = Allocator.infeasibility(pool, p.request, Allocator.Scope.ALL);
-        if (note == null) {
+        if (!p.feasibilityKnown) {
+          String note = Allocator.infeasibility(pool, p.request, Allocator.Scope.ALL);
+          if (note != null) {
+            it.remove();
+            pendingById.remove(p.id);
+            out.add(new Decision.AllocDeny(p.id, note));
+            continue;
+          }
           p.feasibilityKnown = true;
+        }
+        if (policy.blocks(p)) {
           return;
         }
-        queue.pollFirst();
-        pendingById.remove(p.id);
-        out.add(new Decision.AllocDeny(p.id, note));
         continue;
       }
-      queue.pollFirst();
+      it.remove();
       pendingById.remove(p.id);
       pool.grant(p.id, a.picks());
       double duration = p.request.duration();
