@@ -12,6 +12,7 @@ import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
+import io.fluxdrm.sched.AllocMode;
 import io.fluxdrm.sched.QueueDepth;
 import io.fluxdrm.sched.SchedException;
 import io.fluxdrm.sched.SchedulerOptions;
@@ -97,6 +98,15 @@ final class SchedCommand implements Callable<Integer> {
           "Pending sched.alloc limit announced in sched-ready (default: ${DEFAULT-VALUE})")
   String queueDepth;
 
+  @Option(
+      names = "--alloc-mode",
+      paramLabel = "worst-fit|best-fit|first-fit",
+      defaultValue = "worst-fit",
+      description =
+          "Which ranks an allocation takes first: most free cores (worst-fit), fewest free"
+              + " cores that fit (best-fit), lowest rank (first-fit) (default: ${DEFAULT-VALUE})")
+  String allocMode;
+
   @Option(names = "--no-realloc", description = "Answer every sched.realloc UNSUPPORTED")
   boolean noRealloc;
 
@@ -128,6 +138,7 @@ final class SchedCommand implements Callable<Integer> {
       options =
           SchedulerOptions.defaults()
               .withQueueDepth(QueueDepth.parse(queueDepth))
+              .withAllocMode(AllocMode.parse(allocMode))
               .withRealloc(!noRealloc)
               .withAnnotatePending(annotatePending);
     } catch (SchedException e) {

@@ -48,6 +48,9 @@ class SchedCommandTest {
           attached and state   | sched --flux-uri local:///nowhere --state-dir d | 2 | fluxdrm sched: --state-dir: not with --flux-uri (expected: the broker gives resources and state)
           missing R file       | sched --listen unix:x --resources does-not-exist.json | 1 | fluxdrm sched: --resources: does-not-exist.json: cannot read (no such file)
           negative depth       | sched --listen unix:x --hosts n0 --cores 0 --queue-depth -5 | 2 | fluxdrm sched: queue-depth: -5 (expected: 1 to 2147483647 or unlimited)
+          alloc mode word      | sched --listen unix:x --hosts n0 --cores 0 --alloc-mode tightest | 2 | fluxdrm sched: alloc-mode: "tightest" (expected: worst-fit, best-fit or first-fit)
+          alloc mode spelling  | sched --flux-uri local:///nowhere --alloc-mode BEST_FIT | 2 | fluxdrm sched: alloc-mode: "BEST_FIT" (expected: worst-fit, best-fit or first-fit)
+          alloc mode accepted  | sched --hosts n0 --cores 0 --alloc-mode best-fit | 2 | fluxdrm sched: --listen: missing (expected: unix:DIR or tcp://HOST:PORT, or --flux-uri)
           """)
   void sched_badCommandLine_oneLineExitByTheRule(String name, String args, int status, String err) {
     CliRun r = CliRun.run("", CliRun.words(args));

@@ -113,7 +113,7 @@ public enum AllocMode {
    * Reads a mode as flux-core's {@code alloc-mode} spells it: {@code worst-fit}, {@code best-fit}
    * or {@code first-fit}.
    *
-   * @throws SchedException naming the accepted values
+   * @throws SchedException naming the accepted values (every constant's)
    */
   public static AllocMode parse(String text) {
     for (AllocMode m : values()) {
@@ -121,10 +121,17 @@ public enum AllocMode {
         return m;
       }
     }
+    AllocMode[] all = values();
+    StringBuilder expected = new StringBuilder();
+    for (int i = 0; i < all.length; i++) {
+      expected.append(i == 0 ? "" : i == all.length - 1 ? " or " : ", ").append(all[i].text);
+    }
     throw new SchedException(
         "alloc-mode: "
             + (text == null ? "missing" : "\"" + text + "\"")
-            + " (expected: worst-fit, best-fit or first-fit)");
+            + " (expected: "
+            + expected
+            + ")");
   }
 
   /** As flux-core spells it: {@code worst-fit}, {@code best-fit} or {@code first-fit}. */
