@@ -159,6 +159,24 @@ final class Layering {
               "io.fluxdrm.rpc.hub..", "io.fluxdrm.rpc.client..", "io.fluxdrm.rpc.service..")
           .as("rpc.transport imports no rpc hub, client nor service");
 
+  /**
+   * One place picks a connector by URI scheme (D534): code outside {@code rpc} opens handles
+   * through {@code rpc.endpoint.Connectors}, never through {@code FluxHandle}'s connector methods,
+   * so no command or demo parses a scheme to choose one.
+   */
+  static final ArchRule CONNECT_THROUGH_ENDPOINTS =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("io.fluxdrm.rpc..")
+          .should()
+          .callMethodWhere(
+              com.tngtech.archunit.base.DescribedPredicate.describe(
+                  "a connector method of FluxHandle",
+                  call ->
+                      call.getTargetOwner().getFullName().equals("io.fluxdrm.rpc.client.FluxHandle")
+                          && call.getName().startsWith("connect")))
+          .as("only rpc calls FluxHandle.connect*; others use rpc.endpoint.Connectors");
+
   static final List<ArchRule> ALL =
       List.of(
           PURE_CORES_NO_NET,
@@ -170,5 +188,6 @@ final class Layering {
           RPC_REACTOR_BOTTOM,
           RPC_SERVICE_NO_CLIENT,
           RPC_CLIENT_NO_HUB,
-          RPC_TRANSPORT_NO_ROLE);
+          RPC_TRANSPORT_NO_ROLE,
+          CONNECT_THROUGH_ENDPOINTS);
 }

@@ -73,6 +73,10 @@ class LayeringTest {
             Layering.PMIX_NOTHING_FLUX_SIDE,
             io.fluxdrm.pmix.layoutfixture.PmixOnRpc.class),
         Arguments.of(
+            "a command picking its own connector",
+            Layering.CONNECT_THROUGH_ENDPOINTS,
+            io.fluxdrm.bridge.layoutfixture.BridgeConnectsItself.class),
+        Arguments.of(
             "a library on the cli",
             Layering.NOTHING_IMPORTS_CLI,
             io.fluxdrm.bridge.layoutfixture.BridgeOnCli.class),
