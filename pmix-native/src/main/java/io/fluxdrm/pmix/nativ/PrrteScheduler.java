@@ -21,7 +21,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,10 +57,12 @@ import org.slf4j.LoggerFactory;
  * <p>No lock: everything runs on the reactor (the upcalls and the port complete there).
  */
 public final class PrrteScheduler implements SchedulerUpcalls {
-  private static final Logger LOG = LoggerFactory.getLogger(PrrteScheduler.class);
+  static final Logger LOG = LoggerFactory.getLogger(PrrteScheduler.class);
+
+  private final GrantWatcher watcher = new GrantWatcher(this);
 
   private final FluxScheduler.Allocator allocator;
-  private final FluxScheduler.HandBack handBack;
+  final FluxScheduler.HandBack handBack;
 
   /** The shrink agent (a {@link ShrinkAgent} in production, D434). */
   public interface Shrinker {
@@ -101,15 +102,15 @@ public final class PrrteScheduler implements SchedulerUpcalls {
   }
 
   /** Node lists of the grants, by {@code PMIX_ALLOC_ID}. */
-  private final Map<String, String> grants = new HashMap<>();
+  final Map<String, String> grants = new HashMap<>();
 
   /** Released node lists whose departure the agent could not confirm: kept in Flux. */
-  private final List<String> held = new ArrayList<>();
+  final List<String> held = new ArrayList<>();
 
   /** The agent's shrinks in flight: request id to hosts. */
   private final Map<String, String> shrinks = new HashMap<>();
 
-  private final Shrinker shrinker;
+  final Shrinker shrinker;
   private final Supplier<DvmPort> down;
   private final Map<Long, String> sessions = new HashMap<>();
   private final List<List<Info>> completes = new ArrayList<>();
@@ -119,7 +120,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
   private final List<String> freed = new ArrayList<>();
 
   /** Grants PRRTE did not apply, handed back to Flux (D476). */
-  private final List<String> dropped = new ArrayList<>();
+  final List<String> dropped = new ArrayList<>();
 
   /** How long PRRTE has to apply a grant, a daemon on each of its nodes, in seconds (D476). */
   public static final String GRANT_TIMEOUT_PROPERTY = "fluxdrm.prrte.grant-timeout";
@@ -128,9 +129,9 @@ public final class PrrteScheduler implements SchedulerUpcalls {
   public static final Duration DEFAULT_GRANT_TIMEOUT = Duration.ofSeconds(60);
 
   /** Where the grants' checks run (the reactor); null: grants are not watched. */
-  private final Executor reactor;
+  final Executor reactor;
 
-  private final Duration grantTimeout;
+  final Duration grantTimeout;
 
   /**
    * The scheduler.
@@ -200,13 +201,6 @@ public final class PrrteScheduler implements SchedulerUpcalls {
   }
 
   /**
-   * A grant being checked: its requester, ids, node list, whether fluxdrm relays its second phase
-   * (PRRTE sends none to this requester) and deadline (nanoTime).
-   */
-  private record Watch(
-      PmixProc requester, String reqId, String id, String list, boolean relay, long deadline) {}
-
-  /**
    * Whether a request came to PRRTE's head through another daemon: an application on another node
    * asked its own daemon, which forwarded the request with a {@code PMIX_REQUESTOR} of its own
    * before the head added one. PRRTE delivers the grow's second phase on its head node only, so
@@ -216,111 +210,9 @@ public final class PrrteScheduler implements SchedulerUpcalls {
     return infos.stream().filter(i -> i.key().equals(PmixKey.PMIX_REQUESTOR)).count() > 1;
   }
 
-  private int watching;
-
-  private void watch(Watch w) {
-    if (reactor != null) {
-      watching++;
-      poll(w, 250);
-    }
-  }
-
   /** How many grants are being watched (D476). */
   public int watching() {
-    return watching;
-  }
-
-  private void poll(Watch w, long delayMs) {
-    CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS, reactor)
-        .execute(
-            () ->
-                shrinker
-                    .nspace()
-                    .thenCompose(ns -> shrinker.pool())
-                    .whenComplete((pool, err) -> check(w, pool, err, delayMs)));
-  }
-
-  private void check(Watch w, Map<String, Boolean> pool, Throwable err, long delayMs) {
-    // the entries of the grant still held: a release may have taken some meanwhile
-    String held = grants.get(w.id());
-    List<String> entries = new ArrayList<>();
-    if (held != null) {
-      java.util.Set<String> now = java.util.Set.of(held.split(","));
-      for (String e : w.list().split(",")) {
-        if (now.contains(e)) {
-          entries.add(e);
-        }
-      }
-    }
-    if (entries.isEmpty()) {
-      watching--;
-      return;
-    }
-    boolean late = System.nanoTime() - w.deadline() >= 0;
-    if (err != null) {
-      if (late) {
-        LOG.warn(
-            "grant {} on {}: cannot ask PRRTE whether it applied it ({}); kept",
-            w.id(),
-            String.join(",", entries),
-            err.getMessage());
-        watching--;
-      } else {
-        poll(w, Math.min(delayMs * 2, 4000));
-      }
-      return;
-    }
-    List<String> missing =
-        entries.stream().filter(e -> !Boolean.TRUE.equals(pool.get(hosts(e)))).toList();
-    if (missing.isEmpty()) {
-      LOG.info(
-          "grant {} on {}: applied by PRRTE, a daemon on each node",
-          w.id(),
-          String.join(",", entries));
-      if (w.relay()) {
-        // PRRTE sends no second phase for a grow of its general pool, nor to a requester on
-        // another node: relayed (D476)
-        shrinker.notify(w.requester(), w.reqId(), PmixStatus.PMIX_DVM_IS_READY.code());
-      }
-      watching--;
-      return;
-    }
-    if (!late) {
-      poll(w, Math.min(delayMs * 2, 4000));
-      return;
-    }
-    String gone = String.join(",", missing);
-    boolean inPool = missing.stream().anyMatch(e -> pool.containsKey(hosts(e)));
-    LOG.warn(
-        "grant {} on {}: {} within {} s ({}); handed back to Flux",
-        w.id(),
-        gone,
-        inPool ? "no daemon of PRRTE's runs there" : "PRRTE did not take it",
-        grantTimeout.toSeconds(),
-        GRANT_TIMEOUT_PROPERTY);
-    if (w.relay() && inPool) {
-      shrinker.notify(w.requester(), w.reqId(), PmixStatus.PMIX_ERR_DVM_MOD.code());
-    }
-    dropFromGrants(hosts(gone));
-    watching--;
-    // no task ever ran there: released and handed back at once
-    handBack
-        .handBack(w.id(), gone)
-        .thenAccept(
-            a -> {
-              if (a.status() != PmixStatus.PMIX_SUCCESS) {
-                LOG.warn(
-                    "grant {}: releasing {} in Flux: {} {}; kept",
-                    w.id(),
-                    gone,
-                    a.status(),
-                    a.message());
-                this.held.add(gone);
-                return;
-              }
-              LOG.info("grant {}: {} back in Flux (sched.free final: false)", w.id(), gone);
-              dropped.add(gone);
-            });
+    return watcher.watching();
   }
 
   /** The node lists of grants PRRTE did not apply, handed back to Flux (D476), in order. */
@@ -375,8 +267,8 @@ public final class PrrteScheduler implements SchedulerUpcalls {
               Optional<String> nodes = string(a.infos(), PmixKey.PMIX_ALLOC_NODE_LIST);
               if (id.isPresent() && nodes.isPresent()) {
                 grants.merge(id.get(), nodes.get(), (x, y) -> x + "," + y);
-                watch(
-                    new Watch(
+                watcher.watch(
+                    new GrantWatcher.Watch(
                         requester,
                         string(own, PmixKey.PMIX_ALLOC_REQ_ID).orElse(null),
                         id.get(),
@@ -512,7 +404,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
    *
    * @return whether any grant held one of them
    */
-  private boolean dropFromGrants(String hosts) {
+  boolean dropFromGrants(String hosts) {
     java.util.Set<String> drop = java.util.Set.of(hosts.split(","));
     boolean found = false;
     for (String id : List.copyOf(grants.keySet())) {
@@ -533,7 +425,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
     return found;
   }
 
-  private static String hosts(String list) {
+  static String hosts(String list) {
     return java.util.Arrays.stream(list.split(","))
         .map(e -> e.contains(":") ? e.substring(0, e.lastIndexOf(':')) : e)
         .collect(java.util.stream.Collectors.joining(","));
