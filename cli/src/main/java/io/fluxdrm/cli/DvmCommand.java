@@ -10,6 +10,7 @@ import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.hub.Hub;
 import io.fluxdrm.rpc.hub.LocalHubListener;
 import io.fluxdrm.rpc.hub.ZmqHubListener;
+import io.fluxdrm.rpc.hub.ZmqHubSettings;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.RsetException;
@@ -170,7 +171,7 @@ final class DvmCommand implements Callable<Integer> {
         where = d.text();
       } else {
         ZmqHubListener l =
-            ZmqHubListener.start(hub, reactor, endpoint, ZmqHubListener.Options.loopback(loopback));
+            ZmqHubListener.start(hub, reactor, endpoint, ZmqHubSettings.Options.loopback(loopback));
         listener = l;
         where = l.endpoint();
       }

@@ -7,6 +7,7 @@ import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.hub.Hub;
 import io.fluxdrm.rpc.hub.LocalHubListener;
 import io.fluxdrm.rpc.hub.ZmqHubListener;
+import io.fluxdrm.rpc.hub.ZmqHubSettings;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
@@ -179,7 +180,7 @@ final class SchedCommand implements Callable<Integer> {
     Credentials loopback =
         LoopbackRole.credentials(tcpLoopbackRole, listen, curveCert != null, Daemon.uid());
     ResourceSet pool = pool();
-    ZmqHubListener.Curve curve = curve();
+    ZmqHubSettings.Curve curve = curve();
     return standalone(pool, options, curve, loopback);
   }
 
@@ -202,7 +203,7 @@ final class SchedCommand implements Callable<Integer> {
   }
 
   /** The CURVE settings of {@code --curve-cert} and {@code --curve-clients}, or null for none. */
-  private ZmqHubListener.Curve curve() {
+  private ZmqHubSettings.Curve curve() {
     if (curveCert == null) {
       return null;
     }
@@ -217,7 +218,7 @@ final class SchedCommand implements Callable<Integer> {
                     clients.names().get(key),
                     c.userid(),
                     c.isOwner() ? "owner" : "user"));
-    return new ZmqHubListener.Curve(cert.publicKey(), cert.secretKey(), clients.credentials());
+    return new ZmqHubSettings.Curve(cert.publicKey(), cert.secretKey(), clients.credentials());
   }
 
   /**
@@ -266,7 +267,7 @@ final class SchedCommand implements Callable<Integer> {
   }
 
   private int standalone(
-      ResourceSet pool, SchedulerOptions options, ZmqHubListener.Curve curve, Credentials loopback)
+      ResourceSet pool, SchedulerOptions options, ZmqHubSettings.Curve curve, Credentials loopback)
       throws InterruptedException {
     StateStore store;
     try {
@@ -292,8 +293,8 @@ final class SchedCommand implements Callable<Integer> {
                 reactor,
                 listen,
                 curve == null
-                    ? ZmqHubListener.Options.loopback(loopback)
-                    : ZmqHubListener.Options.curve(curve));
+                    ? ZmqHubSettings.Options.loopback(loopback)
+                    : ZmqHubSettings.Options.curve(curve));
         if (curve == null) {
           LOG.info(
               "listening on {} (no CURVE: every peer is {})",

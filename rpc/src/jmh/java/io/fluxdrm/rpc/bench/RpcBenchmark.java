@@ -10,6 +10,7 @@ import io.fluxdrm.rpc.curve.Z85;
 import io.fluxdrm.rpc.hub.Hub;
 import io.fluxdrm.rpc.hub.LocalHubListener;
 import io.fluxdrm.rpc.hub.ZmqHubListener;
+import io.fluxdrm.rpc.hub.ZmqHubSettings;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.service.Service;
 import io.fluxdrm.rpc.transport.ZmqClientKeys;
@@ -75,7 +76,7 @@ public class RpcBenchmark {
                 hub,
                 reactor,
                 "tcp://127.0.0.1:*",
-                ZmqHubListener.Options.loopback(Credentials.owner(0)));
+                ZmqHubSettings.Options.loopback(Credentials.owner(0)));
         clientReactor = Reactor.start("bench-client");
         client = FluxHandle.connectZmq(clientReactor, l.endpoint(), null);
       }
@@ -89,8 +90,8 @@ public class RpcBenchmark {
                 hub,
                 reactor,
                 "tcp://127.0.0.1:*",
-                ZmqHubListener.Options.curve(
-                    new ZmqHubListener.Curve(
+                ZmqHubSettings.Options.curve(
+                    new ZmqHubSettings.Curve(
                         Z85.encode(server.publicKey()),
                         Z85.encode(server.secretKey()),
                         java.util.Map.of(clientPublic, Credentials.owner(0)))));

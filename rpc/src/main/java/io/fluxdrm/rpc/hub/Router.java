@@ -247,7 +247,7 @@ final class Router {
       LOG.debug(
           "response {} from peer {} for no request routed to it dropped",
           m.topic(),
-          ZmqHubListener.printable(from.peer.id()));
+          ZmqIdentities.printable(from.peer.id()));
       return;
     }
     w.answered = true;

@@ -39,12 +39,12 @@ final class ZmqAdmission {
    */
   record Refused(String reason) implements Decision {}
 
-  private final ZmqHubListener.Options options;
+  private final ZmqHubSettings.Options options;
   private final MemoryBudget memory;
   private final Map<String, MemoryBudget> keyMemory = new HashMap<>();
   private final Map<String, Integer> perKey = new HashMap<>();
 
-  ZmqAdmission(ZmqHubListener.Options options) {
+  ZmqAdmission(ZmqHubSettings.Options options) {
     this.options = options;
     this.memory = new MemoryBudget("listener frame memory", options.limits().memory());
   }

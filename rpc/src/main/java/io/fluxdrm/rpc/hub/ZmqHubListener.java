@@ -1,8 +1,6 @@
 package io.fluxdrm.rpc.hub;
 
-import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Errno;
-import io.fluxdrm.rpc.LocalFraming;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageCodec;
 import io.fluxdrm.rpc.MessageType;
@@ -10,6 +8,10 @@ import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.curve.CurveKeyPair;
 import io.fluxdrm.rpc.curve.CurveServer;
 import io.fluxdrm.rpc.curve.Z85;
+import io.fluxdrm.rpc.hub.ZmqHubSettings.Curve;
+import io.fluxdrm.rpc.hub.ZmqHubSettings.Limits;
+import io.fluxdrm.rpc.hub.ZmqHubSettings.Liveness;
+import io.fluxdrm.rpc.hub.ZmqHubSettings.Options;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.transport.ZmqConnector;
 import io.fluxdrm.rpc.transport.ZmqEndpoint;
@@ -23,15 +25,12 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
@@ -49,12 +48,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Which peers are admitted, with what credentials and what each may hold, is {@link
  * ZmqAdmission}'s (issue 31, scope 5); the listener does the accepting, the wiring of each {@code
- * io.fluxdrm.rpc.transport.ZmtpConnection} and the routing.
- *
- * <p>Why one class: it is the one owner of a listener's I/O and routing state (the server socket,
- * the open connections, the identity table), which accept, handshake and close change together; the
- * rest of its length is its settings, nested records kept where the documentation and callers name
- * them ({@code ZmqHubListener.Options}, {@code Curve}, {@code Liveness}, {@code Limits}).
+ * io.fluxdrm.rpc.transport.ZmtpConnection} and the routing. Its settings are {@link
+ * ZmqHubSettings}'s records; the identity each peer is routed under is {@link ZmqIdentities}'s
+ * (issue 31, scope 7; decision D542).
  */
 public final class ZmqHubListener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ZmqHubListener.class);
@@ -69,238 +65,6 @@ public final class ZmqHubListener implements AutoCloseable {
   /** How long a new connection may take for its greeting and handshake (decision D178). */
   static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
 
-  /**
-   * CURVE settings of the hub.
-   *
-   * @param publicKey the server's public key (Z85)
-   * @param secretKey the server's secret key (Z85)
-   * @param clients the allowed client public keys (Z85) and the credentials each gets
-   */
-  public record Curve(String publicKey, String secretKey, Map<String, Credentials> clients) {
-    /** Copies the client map. */
-    public Curve {
-      clients = Map.copyOf(clients);
-    }
-  }
-
-  /**
-   * How the hub notices a peer that went away without a goodbye (decision D173). A peer whose
-   * connection closes (its process ended, its host reset the connection) is disconnected at once.
-   * For a peer that goes silent with its connection open, the hub sends every connection a PING
-   * every {@code interval} (libzmq 4.2 and later and JeroMQ answer by themselves) and closes a
-   * connection with no traffic for {@code timeout}; the PINGs carry {@code timeout} as their time
-   * to live, so the peer drops a silent hub too. A ZMTP 3.0 stack (libzmq 4.1) does not answer
-   * PINGs: serve it with {@link #OFF}.
-   *
-   * @param interval the ZMTP PING period; zero turns liveness off (only a goodbye or a closed
-   *     connection then disconnects a peer)
-   * @param timeout how long a connection may stay silent once PINGed
-   */
-  public record Liveness(Duration interval, Duration timeout) {
-    /** The default: PING every second, close after 5 s of silence. */
-    public static final Liveness DEFAULT =
-        new Liveness(Duration.ofSeconds(1), Duration.ofSeconds(5));
-
-    /** No liveness checks. */
-    public static final Liveness OFF = new Liveness(Duration.ZERO, Duration.ZERO);
-
-    /** Checks the durations. */
-    public Liveness {
-      if (interval.isNegative() || timeout.isNegative()) {
-        throw new IllegalArgumentException("liveness: negative duration (expected: zero or more)");
-      }
-      if (!interval.isZero() && timeout.compareTo(interval) < 0) {
-        throw new IllegalArgumentException(
-            "liveness: timeout "
-                + timeout.toMillis()
-                + " ms is shorter than the interval "
-                + interval.toMillis()
-                + " ms (expected: at least the interval)");
-      }
-      if (timeout.toMillis() > 6_553_500) {
-        throw new IllegalArgumentException(
-            "liveness: timeout above 6553.5 s (expected: a ZMTP heartbeat time to live)");
-      }
-      if (!interval.isZero() && interval.toMillis() == 0) {
-        throw new IllegalArgumentException(
-            "liveness: interval below 1 ms (expected: 1 ms or more)");
-      }
-    }
-
-    /** Returns whether liveness checks are on. */
-    public boolean enabled() {
-      return !interval.isZero();
-    }
-  }
-
-  /**
-   * What one listener lets its peers hold (issue 12, findings 1, 9 and 10). A peer's key is its
-   * CURVE long-term key; without CURVE nothing tells one local peer from another, so each
-   * connection is a key of its own (decision D209) and only the listener's caps bind them together.
-   *
-   * @param maxConnections connections open at once, handshaking or not; more are closed at accept
-   * @param maxPerKey connections with a finished handshake per key; more are refused
-   * @param memory bytes the incomplete frames and messages of all connections may hold
-   * @param memoryPerKey bytes those of one key's connections may hold
-   * @param frameFloor the least time a frame in progress is given
-   * @param frameMinRate bytes per second a large frame must arrive at beyond the floor
-   */
-  public record Limits(
-      int maxConnections,
-      int maxPerKey,
-      long memory,
-      long memoryPerKey,
-      Duration frameFloor,
-      long frameMinRate) {
-    /** System property: {@link #maxConnections}. */
-    public static final String MAX_CONNECTIONS = "fluxdrm.zmq.max-connections";
-
-    /** System property: {@link #maxPerKey}. */
-    public static final String MAX_PER_KEY = "fluxdrm.zmq.max-connections-per-key";
-
-    /** System property: {@link #memory}, in MiB. */
-    public static final String MEMORY = "fluxdrm.zmq.frame-memory-mib";
-
-    /** System property: {@link #memoryPerKey}, in MiB. */
-    public static final String MEMORY_PER_KEY = "fluxdrm.zmq.frame-memory-per-key-mib";
-
-    /** Checks the values. */
-    public Limits {
-      if (maxConnections < 1 || maxPerKey < 1 || memory < 0 || memoryPerKey < 0) {
-        throw new IllegalArgumentException(
-            "limits: connections below 1 or negative memory (expected: 1 or more, 0 or more)");
-      }
-      Objects.requireNonNull(frameFloor, "frameFloor");
-      if (frameFloor.isNegative() || frameFloor.isZero() || frameMinRate <= 0) {
-        throw new IllegalArgumentException(
-            "limits: frame floor and rate must be positive (expected: more than zero)");
-      }
-    }
-
-    /**
-     * The defaults, each overridden by its system property when set to a valid number: 1024
-     * connections, 256 per key, frame memory a quarter of the heap (at most 256 MiB, at least 16
-     * MiB) and per key 80 MiB (one largest message and its envelope; at most the total).
-     */
-    public static Limits defaults() {
-      long quarter = Math.max(16, Math.min(256, (Runtime.getRuntime().maxMemory() / 4) >> 20));
-      long total = property(MEMORY, quarter, 0, 1L << 30);
-      return new Limits(
-          (int) property(MAX_CONNECTIONS, 1024, 1, Integer.MAX_VALUE),
-          (int) property(MAX_PER_KEY, 256, 1, Integer.MAX_VALUE),
-          total << 20,
-          property(MEMORY_PER_KEY, Math.min(80, total), 0, 1L << 30) << 20,
-          ZmtpConnection.FRAME_FLOOR,
-          ZmtpConnection.MIN_RATE);
-    }
-
-    private static long property(String name, long dflt, long min, long max) {
-      String v = System.getProperty(name);
-      if (v == null || v.isBlank()) {
-        return dflt;
-      }
-      try {
-        long n = Long.parseLong(v.trim());
-        if (n >= min && n <= max) {
-          return n;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      LOG.warn("{}={}: not a number from {} to {}; using {}", name, v, min, max, dflt);
-      return dflt;
-    }
-
-    /** Returns these limits with other connection caps. */
-    public Limits withConnections(int total, int perKey) {
-      return new Limits(total, perKey, memory, memoryPerKey, frameFloor, frameMinRate);
-    }
-
-    /** Returns these limits with other memory budgets. */
-    public Limits withMemory(long total, long perKey) {
-      return new Limits(maxConnections, maxPerKey, total, perKey, frameFloor, frameMinRate);
-    }
-
-    /** Returns these limits with another frame progress rule. */
-    public Limits withFrameProgress(Duration floor, long minRate) {
-      return new Limits(maxConnections, maxPerKey, memory, memoryPerKey, floor, minRate);
-    }
-  }
-
-  /**
-   * Listener settings.
-   *
-   * @param curve CURVE settings, or null for none (loopback only)
-   * @param loopbackCredentials the credentials of every peer when CURVE is off
-   * @param maxMessageSize the largest message accepted; a larger one closes its sender's connection
-   * @param maxQueuedBytes the output queued for a peer beyond which its connection is closed
-   * @param liveness how a peer that vanishes is noticed
-   * @param limits connection caps and memory budgets
-   */
-  public record Options(
-      Curve curve,
-      Credentials loopbackCredentials,
-      int maxMessageSize,
-      long maxQueuedBytes,
-      Liveness liveness,
-      Limits limits) {
-    /** Requires liveness settings and limits. */
-    public Options {
-      Objects.requireNonNull(liveness, "liveness");
-      Objects.requireNonNull(limits, "limits");
-    }
-
-    /**
-     * Returns options without CURVE giving every peer the credentials of a guest of unknown uid
-     * ({@link Credentials#unknownGuest()}): nothing tells one local uid from another on loopback
-     * TCP, so no peer is the owner (issue 12, finding 5; decision D330).
-     */
-    public static Options loopbackGuests() {
-      return loopback(Credentials.unknownGuest());
-    }
-
-    /**
-     * Returns options without CURVE giving every peer the given credentials. Owner credentials make
-     * every local user who connects the instance owner (logged as a warning at start): give owner
-     * access on a host with several users through the Unix-socket hub instead.
-     */
-    public static Options loopback(Credentials credentials) {
-      return new Options(
-          null,
-          credentials,
-          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
-          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
-          Liveness.DEFAULT,
-          Limits.defaults());
-    }
-
-    /** Returns options with CURVE. */
-    public static Options curve(Curve curve) {
-      return new Options(
-          curve,
-          null,
-          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
-          LocalFraming.DEFAULT_MAX_MESSAGE_SIZE,
-          Liveness.DEFAULT,
-          Limits.defaults());
-    }
-
-    /** Returns these options with other size limits. */
-    public Options withLimits(int maxMessage, long maxQueued) {
-      return new Options(curve, loopbackCredentials, maxMessage, maxQueued, liveness, limits);
-    }
-
-    /** Returns these options with other connection and memory limits. */
-    public Options withLimits(Limits l) {
-      return new Options(curve, loopbackCredentials, maxMessageSize, maxQueuedBytes, liveness, l);
-    }
-
-    /** Returns these options with other liveness settings. */
-    public Options withLiveness(Liveness l) {
-      return new Options(curve, loopbackCredentials, maxMessageSize, maxQueuedBytes, l, limits);
-    }
-  }
-
   private final Hub hub;
   private final Reactor reactor;
   private final AutoCloseable closer = this::closeOnLoop;
@@ -308,12 +72,12 @@ public final class ZmqHubListener implements AutoCloseable {
   private final Duration handshakeTimeout;
   private final CurveKeyPair serverKeys;
   private final SecureRandom random = new SecureRandom();
-  private final Map<String, ZmqPeer> peers = new HashMap<>();
   private final Set<ZmtpConnection> connections = new LinkedHashSet<>();
   private ServerSocketChannel server;
   private String endpoint;
   private int handshakes;
   private final ZmqAdmission admission;
+  private final ZmqIdentities identities;
   private long refusedAtAccept;
   private long accepted;
 
@@ -329,6 +93,7 @@ public final class ZmqHubListener implements AutoCloseable {
     this.handshakeTimeout = handshakeTimeout;
     this.serverKeys = serverKeys;
     this.admission = new ZmqAdmission(options);
+    this.identities = new ZmqIdentities(hub, random);
   }
 
   /** Decodes and checks the CURVE keys: the server's pair and every client key (EINVAL). */
@@ -564,44 +329,9 @@ public final class ZmqHubListener implements AutoCloseable {
     }
     ZmqAdmission.Admitted a = (ZmqAdmission.Admitted) d;
     z.budgets(a.budgets());
-    String id =
-        identity == null || identity.length == 0
-            ? generatedId()
-            : new String(identity, StandardCharsets.ISO_8859_1);
-    ZmqPeer old = peers.get(id);
-    if (old != null && !old.sameClient(a.credentials(), a.client())) {
-      // an identity is handed over only to the same CURVE key with the same credentials (without
-      // CURVE: the same loopback credentials); anyone else is routed under a fresh id and the
-      // holder keeps its connection and its responses (D221)
-      String taken = id;
-      id = generatedId();
-      old = null;
-      LOG.warn(
-          "{}: identity {} belongs to another client; routed as {}",
-          z.name(),
-          printable(taken),
-          printable(id));
-    } else if (old == null && hub.router().hasPeer(id)) {
-      // held by a peer of another listener or transport: only this listener's own peers are
-      // taken over, so that no connection can oust a peer it shares nothing with (D189)
-      String taken = id;
-      id = generatedId();
-      LOG.info(
-          "{}: identity {} is in use by a peer of another listener; routed as {}",
-          z.name(),
-          printable(taken),
-          printable(id));
-    }
-    if (old != null) {
-      LOG.info(
-          "zeromq peer {}: a new connection ({}) of the same client takes its identity over;"
-              + " old one closed",
-          printable(id),
-          z.name());
-      old.close("identity taken over");
-    }
-    ZmqPeer p = new ZmqPeer(id, a.credentials(), z, a.key(), a.client());
-    peers.put(id, p);
+    String id = identities.assign(identity, a.credentials(), a.client(), z.name());
+    ZmqPeer p = new ZmqPeer(this, id, a.credentials(), z, a.key(), a.client());
+    identities.put(p);
     handshakes++;
     byte[] key = z.mechanism().peerKey();
     LOG.info(
@@ -609,7 +339,7 @@ public final class ZmqHubListener implements AutoCloseable {
         z.name(),
         z.mechanism().name(),
         z.peerSpeaks31() ? "3.1" : "3.0",
-        printable(id),
+        ZmqIdentities.printable(id),
         key == null ? "" : ", key " + Z85.encode(key));
     hub.router().connected(p);
     return p;
@@ -623,35 +353,19 @@ public final class ZmqHubListener implements AutoCloseable {
     try {
       m = MessageCodec.fromParts(parts);
     } catch (RpcException e) {
-      LOG.warn("zeromq peer {}: {}; message dropped", printable(p.id), e.getMessage());
+      LOG.warn(
+          "zeromq peer {}: {}; message dropped", ZmqIdentities.printable(p.id), e.getMessage());
       return;
     }
     if (m.type() == MessageType.CONTROL) {
       // a goodbye ends the peer; a heartbeat (or any other control) only proves it is alive
       if (m.aux1() == ZmqConnector.CONTROL_DISCONNECT) {
-        LOG.info("zeromq peer {}: goodbye", printable(p.id));
+        LOG.info("zeromq peer {}: goodbye", ZmqIdentities.printable(p.id));
         p.close("goodbye");
       }
       return;
     }
     hub.router().received(p, m);
-  }
-
-  /**
-   * Returns a ZeroMQ-style routing id that no peer of the hub uses: the reserved byte 0x00 (which
-   * no client may claim) and 8 bytes from SecureRandom, so that no peer can guess another's id and
-   * claim it (D221).
-   */
-  private String generatedId() {
-    while (true) {
-      byte[] b = new byte[9];
-      random.nextBytes(b);
-      b[0] = 0;
-      String id = new String(b, StandardCharsets.ISO_8859_1);
-      if (!peers.containsKey(id) && !hub.router().hasPeer(id)) {
-        return id;
-      }
-    }
   }
 
   /** Returns how many handshakes have completed (on the loop only; for tests). */
@@ -698,72 +412,16 @@ public final class ZmqHubListener implements AutoCloseable {
     return used[0];
   }
 
-  static String printable(String id) {
-    return id.chars().allMatch(ch -> ch >= 0x20 && ch < 0x7f) ? id : "(binary identity)";
+  /** A peer closes its connection: it is no longer open. */
+  void forget(ZmtpConnection c) {
+    connections.remove(c);
   }
 
-  /** A routed peer: one connection that finished its handshake. */
-  private final class ZmqPeer implements Peer {
-    final String id;
-    final Credentials credentials;
-    final ZmtpConnection conn;
-    final String key;
-    final String client;
-    boolean closed;
-
-    /**
-     * @param key what the peer's limits count against ({@link ZmqAdmission#keyOf})
-     * @param client who the client is: its CURVE key, or empty without CURVE, where the credentials
-     *     alone tell (D221)
-     */
-    ZmqPeer(String id, Credentials credentials, ZmtpConnection conn, String key, String client) {
-      this.id = id;
-      this.credentials = credentials;
-      this.conn = conn;
-      this.key = key;
-      this.client = client;
-    }
-
-    /**
-     * Returns whether a new connection is this peer's own client: same CURVE key (or both without
-     * CURVE), same credentials.
-     */
-    boolean sameClient(Credentials otherCredentials, String otherClient) {
-      return credentials.equals(otherCredentials) && client.equals(otherClient);
-    }
-
-    @Override
-    public String id() {
-      return id;
-    }
-
-    @Override
-    public Credentials credentials() {
-      return credentials;
-    }
-
-    @Override
-    public void send(Message m) {
-      conn.send(MessageCodec.toParts(m));
-    }
-
-    @Override
-    public void close(String why) {
-      connections.remove(conn);
-      conn.close();
-      gone();
-    }
-
-    /** The connection is closed: forget the peer and tell the router. */
-    void gone() {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      admission.release(key);
-      peers.remove(id, this);
-      hub.router().disconnected(this);
-    }
+  /** A peer's connection is closed: release its key, forget it and tell the router. */
+  void gone(ZmqPeer p) {
+    admission.release(p.key);
+    identities.remove(p);
+    hub.router().disconnected(p);
   }
 
   private void closeOnLoop() {
@@ -778,7 +436,7 @@ public final class ZmqHubListener implements AutoCloseable {
       c.close();
     }
     connections.clear();
-    for (ZmqPeer p : List.copyOf(peers.values())) {
+    for (ZmqPeer p : identities.all()) {
       p.gone();
     }
     if (serverKeys != null) {

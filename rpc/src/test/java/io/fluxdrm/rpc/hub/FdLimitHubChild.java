@@ -26,7 +26,7 @@ final class FdLimitHubChild {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(7)));
+            ZmqHubSettings.Options.loopback(Credentials.user(7)));
     System.out.println(l.endpoint());
     System.out.flush();
     BufferedReader in =

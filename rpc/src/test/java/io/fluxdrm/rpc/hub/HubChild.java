@@ -35,7 +35,7 @@ final class HubChild {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(7)));
+            ZmqHubSettings.Options.loopback(Credentials.user(7)));
     System.out.println(l.endpoint());
     System.out.flush();
     while (System.in.read() >= 0) {

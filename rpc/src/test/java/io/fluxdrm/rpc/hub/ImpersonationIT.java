@@ -128,8 +128,8 @@ class ImpersonationIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.curve(
-                new ZmqHubListener.Curve(
+            ZmqHubSettings.Options.curve(
+                new ZmqHubSettings.Curve(
                     key(server.publicKey()),
                     key(server.secretKey()),
                     Map.of(
@@ -156,8 +156,8 @@ class ImpersonationIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(7))
-                .withLiveness(ZmqHubListener.Liveness.OFF));
+            ZmqHubSettings.Options.loopback(Credentials.user(7))
+                .withLiveness(ZmqHubSettings.Liveness.OFF));
     try (RawZmtpPeer p = RawZmtpPeer.connect(l.endpoint())) {
       p.handshake("DEALER", "\u0000forged");
       assertThat(p.closedWithin(T)).as("closed by the hub").isTrue();
@@ -171,7 +171,7 @@ class ImpersonationIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(7)));
+            ZmqHubSettings.Options.loopback(Credentials.user(7)));
     try (FluxHandle a = zmq(l, "", null, null);
         FluxHandle b = zmq(l, "", null, null)) {
       byte[] x = who(a).get("sender").asText().getBytes(StandardCharsets.ISO_8859_1);
@@ -219,7 +219,7 @@ class ImpersonationIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(7)));
+            ZmqHubSettings.Options.loopback(Credentials.user(7)));
     LocalHubListener u = local(LocalHubListener.Options.defaults());
     try (FluxHandle victim = zmq(l, "victim", null, null);
         FluxHandle attacker = FluxHandle.connect(reactor, u.uri(), T)) {

@@ -37,18 +37,18 @@ class ZmqAdmissionTest {
     stranger = CurveKeyPair.generate(random);
   }
 
-  private static ZmqHubListener.Limits limits(int total, int perKey) {
-    return new ZmqHubListener.Limits(
+  private static ZmqHubSettings.Limits limits(int total, int perKey) {
+    return new ZmqHubSettings.Limits(
         total, perKey, 1 << 20, 1 << 16, Duration.ofSeconds(10), 1 << 20);
   }
 
   private ZmqAdmission curve(int total, int perKey) {
-    ZmqHubListener.Curve c =
-        new ZmqHubListener.Curve(
+    ZmqHubSettings.Curve c =
+        new ZmqHubSettings.Curve(
             Z85.encode(server.publicKey()),
             Z85.encode(server.secretKey()),
             Map.of(Z85.encode(alice.publicKey()), ALICE, Z85.encode(bob.publicKey()), BOB));
-    return new ZmqAdmission(ZmqHubListener.Options.curve(c).withLimits(limits(total, perKey)));
+    return new ZmqAdmission(ZmqHubSettings.Options.curve(c).withLimits(limits(total, perKey)));
   }
 
   private static ZmqAdmission.Admitted admitted(ZmqAdmission.Decision d) {
@@ -122,7 +122,7 @@ class ZmqAdmissionTest {
   @Test
   void withoutCurve_everyConnectionIsAKeyOfItsOwn_withTheLoopbackCredentials() {
     ZmqAdmission a =
-        new ZmqAdmission(ZmqHubListener.Options.loopbackGuests().withLimits(limits(10, 1)));
+        new ZmqAdmission(ZmqHubSettings.Options.loopbackGuests().withLimits(limits(10, 1)));
     assertThat(a.allows(alice.publicKey())).isFalse();
     ZmqAdmission.Admitted one = admitted(a.admit(null, ascii("same"), 1));
     ZmqAdmission.Admitted two = admitted(a.admit(null, ascii("same"), 2));

@@ -57,10 +57,10 @@ class ZmqBadPeerIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(7))
+            ZmqHubSettings.Options.loopback(Credentials.user(7))
                 .withLimits(1 << 16, 1 << 16)
                 .withLiveness(
-                    new ZmqHubListener.Liveness(Duration.ofMillis(200), Duration.ofMillis(600))),
+                    new ZmqHubSettings.Liveness(Duration.ofMillis(200), Duration.ofMillis(600))),
             Duration.ofMillis(500));
     good = FluxHandle.connectZmq(reactor, listener.endpoint(), null);
     assertServed(0);
@@ -280,8 +280,8 @@ class ZmqBadPeerIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(8))
-                .withLiveness(ZmqHubListener.Liveness.OFF));
+            ZmqHubSettings.Options.loopback(Credentials.user(8))
+                .withLiveness(ZmqHubSettings.Liveness.OFF));
     try (RawZmtpPeer a = RawZmtpPeer.connect(listener.endpoint());
         RawZmtpPeer b = RawZmtpPeer.connect(other.endpoint())) {
       a.handshake("DEALER", "same");
@@ -343,9 +343,9 @@ class ZmqBadPeerIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(7))
+            ZmqHubSettings.Options.loopback(Credentials.user(7))
                 .withLimits(1 << 16, 1 << 16)
-                .withLiveness(ZmqHubListener.Liveness.OFF));
+                .withLiveness(ZmqHubSettings.Liveness.OFF));
     FluxHandle other = FluxHandle.connectZmq(reactor, quiet.endpoint(), null);
     try {
       assertServed(other, 0);

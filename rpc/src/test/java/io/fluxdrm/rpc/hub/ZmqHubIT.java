@@ -54,7 +54,7 @@ class ZmqHubIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(1234)));
+            ZmqHubSettings.Options.loopback(Credentials.user(1234)));
     assertThat(l.endpoint()).startsWith("tcp://127.0.0.1:");
     try (FluxHandle c = FluxHandle.connectZmq(reactor, l.endpoint(), null)) {
       var w = c.rpc("demo.whoami", Json.object(), T).get(5, TimeUnit.SECONDS).json();
@@ -78,7 +78,7 @@ class ZmqHubIT {
   void loopbackGuests_peerIsAGuestOfUnknownUidRefusedOwnerNames() throws Exception {
     ZmqHubListener l =
         ZmqHubListener.start(
-            hub, reactor, "tcp://127.0.0.1:*", ZmqHubListener.Options.loopbackGuests());
+            hub, reactor, "tcp://127.0.0.1:*", ZmqHubSettings.Options.loopbackGuests());
     try (FluxHandle c = FluxHandle.connectZmq(reactor, l.endpoint(), null)) {
       var w = c.rpc("demo.whoami", Json.object(), T).get(5, TimeUnit.SECONDS).json();
       assertThat(w.get("userid").asLong()).isEqualTo(4294967295L);
@@ -103,8 +103,8 @@ class ZmqHubIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.curve(
-                new ZmqHubListener.Curve(
+            ZmqHubSettings.Options.curve(
+                new ZmqHubSettings.Curve(
                     server.publicKey,
                     server.secretKey,
                     Map.of(alice.publicKey, Credentials.user(4242)))));
@@ -131,7 +131,7 @@ class ZmqHubIT {
       throws Exception {
     ZmqHubListener l =
         ZmqHubListener.start(
-            hub, reactor, listen, ZmqHubListener.Options.loopback(Credentials.user(55)));
+            hub, reactor, listen, ZmqHubSettings.Options.loopback(Credentials.user(55)));
     assertThat(l.endpoint()).startsWith(prefix).doesNotEndWith(":*");
     try (FluxHandle c = FluxHandle.connectZmq(reactor, l.endpoint(), null)) {
       var w = c.rpc("demo.whoami", Json.object(), T).get(5, TimeUnit.SECONDS).json();
@@ -147,7 +147,7 @@ class ZmqHubIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.owner(1000)));
+            ZmqHubSettings.Options.loopback(Credentials.owner(1000)));
     try (FluxHandle s = FluxHandle.connectZmq(reactor, l.endpoint(), null);
         FluxHandle c = FluxHandle.connectZmq(reactor, l.endpoint(), null)) {
       s.register(new EchoService().build("zsvc")).get(5, TimeUnit.SECONDS);
@@ -164,7 +164,7 @@ class ZmqHubIT {
                     hub,
                     reactor,
                     "tcp://0.0.0.0:*",
-                    ZmqHubListener.Options.loopback(Credentials.user(1))))
+                    ZmqHubSettings.Options.loopback(Credentials.user(1))))
         .isInstanceOfSatisfying(
             RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
         .hasMessage(
@@ -181,8 +181,8 @@ class ZmqHubIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.curve(
-                new ZmqHubListener.Curve(
+            ZmqHubSettings.Options.curve(
+                new ZmqHubSettings.Curve(
                     server.publicKey,
                     server.secretKey,
                     Map.of(alice.publicKey, Credentials.user(4242)))));
@@ -216,8 +216,8 @@ class ZmqHubIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.curve(
-                new ZmqHubListener.Curve(server.publicKey, server.secretKey, Map.of())));
+            ZmqHubSettings.Options.curve(
+                new ZmqHubSettings.Curve(server.publicKey, server.secretKey, Map.of())));
     try (RawZmtpPeer p = RawZmtpPeer.connect(l.endpoint())) {
       p.write(io.fluxdrm.rpc.zmtp.Greeting.encode("NULL", false));
       byte[] ours = p.read(64);
@@ -237,8 +237,8 @@ class ZmqHubIT {
                     hub,
                     reactor,
                     "tcp://127.0.0.1:*",
-                    ZmqHubListener.Options.curve(
-                        new ZmqHubListener.Curve(
+                    ZmqHubSettings.Options.curve(
+                        new ZmqHubSettings.Curve(
                             server.publicKey,
                             server.secretKey,
                             Map.of("short", Credentials.user(1))))))
@@ -270,7 +270,7 @@ class ZmqHubIT {
       assertThatThrownBy(
               () ->
                   ZmqHubListener.start(
-                      hub, reactor, ep, ZmqHubListener.Options.loopback(Credentials.user(1))))
+                      hub, reactor, ep, ZmqHubSettings.Options.loopback(Credentials.user(1))))
           .isInstanceOfSatisfying(
               RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EINVAL))
           .hasMessage(why);
@@ -288,7 +288,7 @@ class ZmqHubIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(7)));
+            ZmqHubSettings.Options.loopback(Credentials.user(7)));
     try (RawContext raw0 = new RawContext()) {
       ZContext ctx = raw0.ctx;
       ZMQ.Socket raw = ctx.createSocket(SocketType.DEALER);
@@ -316,7 +316,7 @@ class ZmqHubIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(7)).withLimits(1 << 16, 1 << 20));
+            ZmqHubSettings.Options.loopback(Credentials.user(7)).withLimits(1 << 16, 1 << 20));
     try (RawContext raw0 = new RawContext()) {
       ZContext ctx = raw0.ctx;
       ZMQ.Socket raw = ctx.createSocket(SocketType.DEALER);
@@ -340,7 +340,7 @@ class ZmqHubIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.user(7)).withLimits(1 << 16, 64 * 1024));
+            ZmqHubSettings.Options.loopback(Credentials.user(7)).withLimits(1 << 16, 64 * 1024));
     byte[] proto = java.util.HexFormat.of().parseHex("8e01010bffffffff00000000ffffffff00000001");
     try (RawContext raw0 = new RawContext();
         FluxHandle c = FluxHandle.connectZmq(reactor, l.endpoint(), null)) {

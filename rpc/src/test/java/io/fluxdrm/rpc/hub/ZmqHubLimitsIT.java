@@ -61,14 +61,14 @@ class ZmqHubLimitsIT {
       CurveKeyPair guest,
       CurveKeyPair other)
       implements AutoCloseable {
-    static CurveHub start(ZmqHubListener.Limits limits) throws Exception {
+    static CurveHub start(ZmqHubSettings.Limits limits) throws Exception {
       SecureRandom random = new SecureRandom();
       CurveKeyPair server = CurveKeyPair.generate(random);
       CurveKeyPair guest = CurveKeyPair.generate(random);
       CurveKeyPair other = CurveKeyPair.generate(random);
-      ZmqHubListener.Options o =
-          ZmqHubListener.Options.curve(
-                  new ZmqHubListener.Curve(
+      ZmqHubSettings.Options o =
+          ZmqHubSettings.Options.curve(
+                  new ZmqHubSettings.Curve(
                       Z85.encode(server.publicKey()),
                       Z85.encode(server.secretKey()),
                       Map.of(
@@ -76,7 +76,7 @@ class ZmqHubLimitsIT {
                           Credentials.user(7),
                           Z85.encode(other.publicKey()),
                           Credentials.user(8))))
-              .withLiveness(ZmqHubListener.Liveness.OFF)
+              .withLiveness(ZmqHubSettings.Liveness.OFF)
               .withLimits(limits);
       Reactor r = Reactor.start("limits-it");
       return new CurveHub(
@@ -104,7 +104,7 @@ class ZmqHubLimitsIT {
 
   @Test
   void connectionsPerKey_capped() throws Exception {
-    CurveHub h = CurveHub.start(ZmqHubListener.Limits.defaults().withConnections(100, 2));
+    CurveHub h = CurveHub.start(ZmqHubSettings.Limits.defaults().withConnections(100, 2));
     RawZmtpPeer a = RawZmtpPeer.connect(h.endpoint());
     try (h;
         RawZmtpPeer b = RawZmtpPeer.connect(h.endpoint());
@@ -142,11 +142,11 @@ class ZmqHubLimitsIT {
   @Test
   void nullPeers_eachConnectionIsItsOwnKey() throws Exception {
     // the caps of a key, 2 connections and 8 MiB, are what one NULL connection could take from all
-    ZmqHubListener.Options o =
-        ZmqHubListener.Options.loopback(Credentials.user(7))
-            .withLiveness(ZmqHubListener.Liveness.OFF)
+    ZmqHubSettings.Options o =
+        ZmqHubSettings.Options.loopback(Credentials.user(7))
+            .withLiveness(ZmqHubSettings.Liveness.OFF)
             .withLimits(
-                ZmqHubListener.Limits.defaults()
+                ZmqHubSettings.Limits.defaults()
                     .withConnections(100, 2)
                     .withMemory(32 * MIB, 8 * MIB)
                     .withFrameProgress(Duration.ofMinutes(10), MIB));
@@ -192,7 +192,7 @@ class ZmqHubLimitsIT {
   void memoryPerKey_secondLargeFrameOfTheKeyClosed() throws Exception {
     try (CurveHub h =
             CurveHub.start(
-                ZmqHubListener.Limits.defaults()
+                ZmqHubSettings.Limits.defaults()
                     .withMemory(32 * MIB, 8 * MIB)
                     // no frame deadline within the test: only the budget closes
                     .withFrameProgress(Duration.ofMinutes(10), MIB));

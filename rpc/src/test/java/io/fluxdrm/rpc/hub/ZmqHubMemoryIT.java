@@ -118,7 +118,7 @@ class ZmqHubMemoryIT {
     final Hub hub = new Hub(reactor);
     final ZmqHubListener listener;
 
-    LocalHub(ZmqHubListener.Options o) throws Exception {
+    LocalHub(ZmqHubSettings.Options o) throws Exception {
       hub.attach(Credentials.owner(1000))
           .register(new EchoService().build("demo"))
           .get(5, TimeUnit.SECONDS);
@@ -138,7 +138,7 @@ class ZmqHubMemoryIT {
 
   @Test
   void identityOver255Bytes_refusedAtHandshake() throws Exception {
-    try (LocalHub h = new LocalHub(ZmqHubListener.Options.loopback(Credentials.user(7)));
+    try (LocalHub h = new LocalHub(ZmqHubSettings.Options.loopback(Credentials.user(7)));
         RawZmtpPeer p = RawZmtpPeer.connect(h.endpoint())) {
       p.write(Greeting.encode("NULL", false));
       p.read(64);
@@ -158,7 +158,7 @@ class ZmqHubMemoryIT {
 
   @Test
   void identityOf255Bytes_accepted() throws Exception {
-    try (LocalHub h = new LocalHub(ZmqHubListener.Options.loopback(Credentials.user(7)));
+    try (LocalHub h = new LocalHub(ZmqHubSettings.Options.loopback(Credentials.user(7)));
         RawZmtpPeer p = RawZmtpPeer.connect(h.endpoint())) {
       p.handshake("DEALER", "y".repeat(255));
       assertEcho(h.reactor, h.endpoint(), 3);
@@ -171,7 +171,7 @@ class ZmqHubMemoryIT {
   @Test
   void connectionsBeyondTheDefaultCap_closedAtAccept() throws Exception {
     List<RawZmtpPeer> open = new ArrayList<>();
-    try (LocalHub h = new LocalHub(ZmqHubListener.Options.loopback(Credentials.user(7)))) {
+    try (LocalHub h = new LocalHub(ZmqHubSettings.Options.loopback(Credentials.user(7)))) {
       int cap = 1024; // the documented default of fluxdrm.zmq.max-connections
       boolean refused = false;
       // every connection reads its greeting: the hub accepted it, in order
@@ -202,9 +202,9 @@ class ZmqHubMemoryIT {
     // liveness off: the frame rule is then the only thing that can close the trickler, so a close
     // is its doing; with a liveness timeout a stalled trickle on a loaded machine would close it
     // for the wrong reason and pass (issue 28)
-    ZmqHubListener.Options o =
-        ZmqHubListener.Options.loopback(Credentials.user(7))
-            .withLiveness(ZmqHubListener.Liveness.OFF);
+    ZmqHubSettings.Options o =
+        ZmqHubSettings.Options.loopback(Credentials.user(7))
+            .withLiveness(ZmqHubSettings.Liveness.OFF);
     try (LocalHub h = new LocalHub(o);
         RawZmtpPeer p = RawZmtpPeer.connect(h.endpoint())) {
       p.handshake("DEALER", "trickler");
@@ -231,9 +231,9 @@ class ZmqHubMemoryIT {
     SecureRandom random = new SecureRandom();
     CurveKeyPair server = CurveKeyPair.generate(random);
     CurveKeyPair client = CurveKeyPair.generate(random);
-    ZmqHubListener.Options o =
-        ZmqHubListener.Options.curve(
-            new ZmqHubListener.Curve(
+    ZmqHubSettings.Options o =
+        ZmqHubSettings.Options.curve(
+            new ZmqHubSettings.Curve(
                 Z85.encode(server.publicKey()),
                 Z85.encode(server.secretKey()),
                 Map.of(Z85.encode(client.publicKey()), Credentials.user(7))));

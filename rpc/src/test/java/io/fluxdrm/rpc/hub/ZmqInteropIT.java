@@ -56,12 +56,12 @@ class ZmqInteropIT {
     reactor.close();
   }
 
-  private ZmqHubListener listen(ZmqHubListener.Liveness live) {
+  private ZmqHubListener listen(ZmqHubSettings.Liveness live) {
     return ZmqHubListener.start(
         hub,
         reactor,
         "tcp://127.0.0.1:*",
-        ZmqHubListener.Options.loopback(Credentials.user(4321)).withLiveness(live));
+        ZmqHubSettings.Options.loopback(Credentials.user(4321)).withLiveness(live));
   }
 
   /** Sends a Flux message on a JeroMQ socket, one part per frame. */
@@ -166,7 +166,7 @@ class ZmqInteropIT {
 
   @Test
   void ourHub_jeromqDealer_fluxRpcAnsweredWithTransportCredentials() throws Exception {
-    ZmqHubListener l = listen(ZmqHubListener.Liveness.DEFAULT);
+    ZmqHubListener l = listen(ZmqHubSettings.Liveness.DEFAULT);
     ZMQ.Socket d = ctx.createSocket(SocketType.DEALER);
     d.setIdentity("jeromq-dealer".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     d.setReceiveTimeOut(10_000);
@@ -232,7 +232,7 @@ class ZmqInteropIT {
   @Test
   void jeromqPings_ourHubWithoutOwnPings_answersThemAndKeepsTheConnection() throws Exception {
     // our hub sends nothing by itself: only our PONGs keep JeroMQ from timing the connection out
-    ZmqHubListener l = listen(ZmqHubListener.Liveness.OFF);
+    ZmqHubListener l = listen(ZmqHubSettings.Liveness.OFF);
     ZMQ.Socket d = ctx.createSocket(SocketType.DEALER);
     d.setHeartbeatIvl(100);
     d.setHeartbeatTimeout(400);
@@ -253,7 +253,7 @@ class ZmqInteropIT {
   void ourHubPings_jeromqWithoutOwnPings_answersAndKeepsTheConnection() throws Exception {
     // JeroMQ sends nothing by itself: only its PONGs keep our hub from timing it out
     ZmqHubListener l =
-        listen(new ZmqHubListener.Liveness(Duration.ofMillis(100), Duration.ofMillis(400)));
+        listen(new ZmqHubSettings.Liveness(Duration.ofMillis(100), Duration.ofMillis(400)));
     ZMQ.Socket d = ctx.createSocket(SocketType.DEALER);
     d.setReceiveTimeOut(10_000);
     connectAndWait(d, l.endpoint());
@@ -273,8 +273,8 @@ class ZmqInteropIT {
         hub,
         reactor,
         "tcp://127.0.0.1:*",
-        ZmqHubListener.Options.curve(
-            new ZmqHubListener.Curve(
+        ZmqHubSettings.Options.curve(
+            new ZmqHubSettings.Curve(
                 server.publicKey,
                 server.secretKey,
                 java.util.Map.of(allowed.publicKey, Credentials.user(4242)))));

@@ -84,7 +84,7 @@ class ZmqLivenessIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.owner(1000)));
+            ZmqHubSettings.Options.loopback(Credentials.owner(1000)));
     if (how == Vanish.REACTOR_STOPPED) {
       vanishByReactorStop(l.endpoint());
     } else {
@@ -107,8 +107,8 @@ class ZmqLivenessIT {
             hub,
             reactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.owner(1000))
-                .withLiveness(ZmqHubListener.Liveness.OFF));
+            ZmqHubSettings.Options.loopback(Credentials.owner(1000))
+                .withLiveness(ZmqHubSettings.Liveness.OFF));
     Reactor client = Reactor.start("leaver");
     try {
       FluxHandle h = FluxHandle.connectZmq(client, l.endpoint(), null);

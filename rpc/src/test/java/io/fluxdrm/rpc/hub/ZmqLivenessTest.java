@@ -19,7 +19,7 @@ class ZmqLivenessTest {
   })
   void liveness_validDurations_accepted(long intervalMs, long timeoutMs, boolean enabled) {
     var l =
-        new ZmqHubListener.Liveness(Duration.ofMillis(intervalMs), Duration.ofMillis(timeoutMs));
+        new ZmqHubSettings.Liveness(Duration.ofMillis(intervalMs), Duration.ofMillis(timeoutMs));
     assertThat(l.enabled()).isEqualTo(enabled);
   }
 
@@ -37,7 +37,7 @@ class ZmqLivenessTest {
   void liveness_badDurations_rejectedWithReason(long intervalMs, long timeoutMs, String why) {
     assertThatThrownBy(
             () ->
-                new ZmqHubListener.Liveness(
+                new ZmqHubSettings.Liveness(
                     Duration.ofMillis(intervalMs), Duration.ofMillis(timeoutMs)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(why);
@@ -48,11 +48,11 @@ class ZmqLivenessTest {
   void options_factories_defaultLivenessAndWithLivenessReplacesIt(boolean curve) {
     var o =
         curve
-            ? ZmqHubListener.Options.curve(new ZmqHubListener.Curve("p", "s", java.util.Map.of()))
-            : ZmqHubListener.Options.loopback(Credentials.user(1));
-    assertThat(o.liveness()).isEqualTo(ZmqHubListener.Liveness.DEFAULT);
-    assertThat(o.withLiveness(ZmqHubListener.Liveness.OFF).liveness())
-        .isEqualTo(ZmqHubListener.Liveness.OFF);
-    assertThat(o.withLimits(10, 20).liveness()).isEqualTo(ZmqHubListener.Liveness.DEFAULT);
+            ? ZmqHubSettings.Options.curve(new ZmqHubSettings.Curve("p", "s", java.util.Map.of()))
+            : ZmqHubSettings.Options.loopback(Credentials.user(1));
+    assertThat(o.liveness()).isEqualTo(ZmqHubSettings.Liveness.DEFAULT);
+    assertThat(o.withLiveness(ZmqHubSettings.Liveness.OFF).liveness())
+        .isEqualTo(ZmqHubSettings.Liveness.OFF);
+    assertThat(o.withLimits(10, 20).liveness()).isEqualTo(ZmqHubSettings.Liveness.DEFAULT);
   }
 }

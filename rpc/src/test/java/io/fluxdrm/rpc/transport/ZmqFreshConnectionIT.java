@@ -11,6 +11,7 @@ import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.fixture.Wait;
 import io.fluxdrm.rpc.hub.Hub;
 import io.fluxdrm.rpc.hub.ZmqHubListener;
+import io.fluxdrm.rpc.hub.ZmqHubSettings;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.service.Service;
 import java.io.IOException;
@@ -77,7 +78,7 @@ class ZmqFreshConnectionIT {
 
   private ZmqHubListener listen(String endpoint) {
     return ZmqHubListener.start(
-        hub, hubReactor, endpoint, ZmqHubListener.Options.loopback(Credentials.owner(1000)));
+        hub, hubReactor, endpoint, ZmqHubSettings.Options.loopback(Credentials.owner(1000)));
   }
 
   /** Waits for every answer; returns a description of each one that did not come. */

@@ -7,6 +7,7 @@ import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.hub.Hub;
 import io.fluxdrm.rpc.hub.ZmqHubListener;
+import io.fluxdrm.rpc.hub.ZmqHubSettings;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.service.Service;
 import io.fluxdrm.sched.QueueDepth;
@@ -59,7 +60,7 @@ public class SchedZmqBenchmark {
             hub,
             schedReactor,
             "tcp://127.0.0.1:*",
-            ZmqHubListener.Options.loopback(Credentials.owner(0)));
+            ZmqHubSettings.Options.loopback(Credentials.owner(0)));
     SchedService svc =
         SchedService.standalone(AllocBenchmark.pool())
             .options(SchedulerOptions.defaults().withQueueDepth(QueueDepth.unlimited()))
