@@ -9,17 +9,12 @@ import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.reactor.EventLoop;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.service.Service;
-import io.fluxdrm.rpc.service.ServiceDispatcher;
 import io.fluxdrm.rpc.transport.Connector;
 import io.fluxdrm.rpc.transport.LocalConnector;
 import io.fluxdrm.rpc.transport.ZmqClientKeys;
 import io.fluxdrm.rpc.transport.ZmqConnector;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -34,61 +29,21 @@ import org.slf4j.LoggerFactory;
  * <p>Every method may be called from any thread; the work runs on the handle's loop, which also
  * completes the futures (so never block the loop waiting for one).
  *
- * <p>Why one class: it is the one client API of RFC 6 (RPCs, streams, events, service registration)
- * over every transport, and each call shares the matchtag pool, the in-flight table and the loop
- * hand-off; the transports themselves live in their own classes.
+ * <p>The calls awaiting responses are {@link PendingCalls}'s, the registered services {@link
+ * RegisteredServices}', the event subscriptions and the handlers of untracked responses {@link
+ * Subscriptions}' (issue 31, scope 7; decision D542).
  */
 public final class FluxHandle implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FluxHandle.class);
 
   private final EventLoop loop;
   private final Connector connector;
-  private final MatchtagPool tags = new MatchtagPool(Integer.MAX_VALUE - 1);
-  private final Map<Integer, Call> calls = new HashMap<>();
-  private final Map<String, ServiceDispatcher> services = new HashMap<>();
-  private final List<Subscription> subscriptions = new ArrayList<>();
-  private final List<ResponseHandler> responseHandlers = new ArrayList<>();
+  private final PendingCalls calls = new PendingCalls(this);
+  private final RegisteredServices services = new RegisteredServices(this);
+  private final Subscriptions subscriptions = new Subscriptions();
   private volatile MessageTap tap;
   private boolean closed;
   private RpcException closeCause;
-
-  private static final class Call {
-    final String topic;
-    final boolean streaming;
-    final CompletableFuture<Message> single;
-    final Consumer<Message> each;
-    final RpcStream stream;
-    CompletableFuture<Integer> sentTag;
-    EventLoop.Cancellable timer;
-    boolean orphan;
-
-    Call(String topic, CompletableFuture<Message> single) {
-      this.topic = topic;
-      this.streaming = false;
-      this.single = single;
-      this.each = null;
-      this.stream = null;
-    }
-
-    Call(String topic, Consumer<Message> each, RpcStream stream) {
-      this.topic = topic;
-      this.streaming = true;
-      this.single = null;
-      this.each = each;
-      this.stream = stream;
-    }
-
-    void fail(RpcException e) {
-      if (sentTag != null) {
-        sentTag.completeExceptionally(e);
-      }
-      if (streaming) {
-        stream.doneFuture().completeExceptionally(e);
-      } else {
-        single.completeExceptionally(e);
-      }
-    }
-  }
 
   private FluxHandle(EventLoop loop, Connector connector) {
     this.loop = loop;
@@ -232,7 +187,7 @@ public final class FluxHandle implements AutoCloseable {
       throw new IllegalArgumentException("call: expected a request without NORESPONSE/STREAMING");
     }
     CompletableFuture<Message> f = new CompletableFuture<>();
-    Call c = new Call(request.topic(), f);
+    PendingCalls.Call c = new PendingCalls.Call(request.topic(), f);
     onLoop(() -> start(request, c, timeout));
     return f;
   }
@@ -246,7 +201,7 @@ public final class FluxHandle implements AutoCloseable {
    */
   public RpcCall rpcCall(String topic, Object payload, Duration timeout) {
     RpcCall rc = new RpcCall();
-    Call c = new Call(topic, rc.response());
+    PendingCalls.Call c = new PendingCalls.Call(topic, rc.response());
     c.sentTag = rc.matchtag();
     Message request = Message.request(topic, payload);
     onLoop(() -> start(request, c, timeout));
@@ -264,7 +219,8 @@ public final class FluxHandle implements AutoCloseable {
       String topic, Object payload, Consumer<Message> onResponse, Duration timeout) {
     Message request = Message.request(topic, payload).withFlags(Flags.STREAMING, 0);
     RpcStream s = new RpcStream(this, topic);
-    Call c = new Call(topic, Objects.requireNonNull(onResponse, "onResponse"), s);
+    PendingCalls.Call c =
+        new PendingCalls.Call(topic, Objects.requireNonNull(onResponse, "onResponse"), s);
     onLoop(() -> start(request, c, timeout));
     return s;
   }
@@ -296,12 +252,12 @@ public final class FluxHandle implements AutoCloseable {
     ResponseHandler r =
         new ResponseHandler(
             this, Objects.requireNonNull(topic, "topic"), Objects.requireNonNull(handler));
-    onLoop(() -> responseHandlers.add(r));
+    onLoop(() -> subscriptions.add(r));
     return r;
   }
 
   void removeResponseHandler(ResponseHandler r) {
-    onLoop(() -> responseHandlers.remove(r));
+    onLoop(() -> subscriptions.remove(r));
   }
 
   /** Sends a prepared message as it is (for tools and tests that need exact control). */
@@ -316,47 +272,14 @@ public final class FluxHandle implements AutoCloseable {
         Json.object().put("matchtag", matchtag));
   }
 
-  private void start(Message request, Call c, Duration timeout) {
+  private void start(Message request, PendingCalls.Call c, Duration timeout) {
     if (closed) {
       c.fail(closedError());
       return;
     }
-    int tag;
-    try {
-      tag = tags.alloc();
-    } catch (RpcException e) {
-      c.fail(e);
-      return;
-    }
-    calls.put(tag, c);
-    if (timeout != null) {
-      c.timer = loop.schedule(timeout, () -> expire(tag, c, timeout));
-    }
-    if (c.stream != null) {
-      c.stream.sent(tag);
-    }
-    if (c.sentTag != null) {
-      c.sentTag.complete(tag);
-    }
-    out(request.withMatchtag(tag));
-  }
-
-  /** A duration in plain seconds, "30 s" or "0.5 s", as error lines say it (D480). */
-  private static String seconds(Duration d) {
-    long ms = d.toMillis();
-    return ms % 1000 == 0
-        ? ms / 1000 + " s"
-        : java.math.BigDecimal.valueOf(ms, 3).stripTrailingZeros().toPlainString() + " s";
-  }
-
-  private void expire(int tag, Call c, Duration timeout) {
-    if (calls.get(tag) != c || c.orphan) {
-      return;
-    }
-    c.orphan = true;
-    c.fail(new RpcException(Errno.ETIMEDOUT, c.topic + ": no response within " + seconds(timeout)));
-    if (c.streaming) {
-      sendCancel(c.topic, tag);
+    Message m = calls.start(request, c, timeout);
+    if (m != null) {
+      out(m);
     }
   }
 
@@ -378,60 +301,9 @@ public final class FluxHandle implements AutoCloseable {
 
   private void onResponse(Message m) {
     if (m.matchtag() == 0) {
-      untracked(m);
-      return;
-    }
-    Call c = calls.get(m.matchtag());
-    if (c == null) {
-      LOG.debug("response with unknown matchtag {} dropped: {}", m.matchtag(), m.topic());
-      return;
-    }
-    boolean fin = !c.streaming || m.errnum() != 0;
-    if (fin) {
-      calls.remove(m.matchtag());
-      tags.free(m.matchtag());
-      if (c.timer != null) {
-        c.timer.cancel();
-      }
-    }
-    if (c.orphan) {
-      return;
-    }
-    if (!c.streaming) {
-      if (m.errnum() == 0) {
-        c.single.complete(m);
-      } else {
-        c.single.completeExceptionally(error(m));
-      }
-      return;
-    }
-    if (m.errnum() == 0) {
-      try {
-        c.each.accept(m);
-      } catch (RuntimeException e) {
-        LOG.error("stream consumer of {} failed", c.topic, e);
-      }
-    } else if (m.errnum() == Errno.ENODATA) {
-      c.stream.doneFuture().complete(null);
+      subscriptions.untracked(m);
     } else {
-      c.stream.doneFuture().completeExceptionally(error(m));
-    }
-  }
-
-  private void untracked(Message m) {
-    boolean delivered = false;
-    for (ResponseHandler r : List.copyOf(responseHandlers)) {
-      if (r.topic().equals(m.topic())) {
-        delivered = true;
-        try {
-          r.deliver(m);
-        } catch (RuntimeException e) {
-          LOG.error("response handler of {} failed", r.topic(), e);
-        }
-      }
-    }
-    if (!delivered) {
-      LOG.debug("response without matchtag and without handler dropped: {}", m.topic());
+      calls.onResponse(m);
     }
   }
 
@@ -458,50 +330,15 @@ public final class FluxHandle implements AutoCloseable {
    */
   public CompletableFuture<Void> register(Service service) {
     CompletableFuture<Void> f = new CompletableFuture<>();
-    onLoop(
-        () -> {
-          if (services.containsKey(service.name())) {
-            f.completeExceptionally(
-                new RpcException(Errno.EEXIST, "service " + service.name() + ": registered"));
-            return;
-          }
-          ServiceDispatcher d = new ServiceDispatcher(service, loop, this::sendResponse);
-          services.put(service.name(), d);
-          rpc("service.add", Json.object().put("service", service.name()))
-              .whenComplete(
-                  (m, e) -> {
-                    if (e != null) {
-                      services.remove(service.name(), d);
-                      f.completeExceptionally(e);
-                    } else {
-                      f.complete(null);
-                    }
-                  });
-        });
+    onLoop(() -> services.register(service, f));
     return f;
   }
 
   /** Unregisters a service with {@code service.remove}; its pending requests are dropped. */
   public CompletableFuture<Void> unregister(String name) {
     CompletableFuture<Void> f = new CompletableFuture<>();
-    onLoop(
-        () -> {
-          ServiceDispatcher d = services.remove(name);
-          if (d != null) {
-            d.clear();
-          }
-          rpc("service.remove", Json.object().put("service", name))
-              .whenComplete((m, e) -> complete(f, e));
-        });
+    onLoop(() -> services.unregister(name, f));
     return f;
-  }
-
-  private static void complete(CompletableFuture<Void> f, Throwable e) {
-    if (e != null) {
-      f.completeExceptionally(e);
-    } else {
-      f.complete(null);
-    }
   }
 
   /**
@@ -509,12 +346,11 @@ public final class FluxHandle implements AutoCloseable {
    * (0 when there is no such service): a diagnostic, to be read on the handle's loop.
    */
   public int pendingServiceRequests(String name) {
-    ServiceDispatcher d = services.get(name);
-    return d == null ? 0 : d.pendingCount();
+    return services.pending(name);
   }
 
   int matchtagsInUse() {
-    return tags.inUse();
+    return calls.inUse();
   }
 
   // ---------------------------------------------------------------- events
@@ -544,8 +380,7 @@ public final class FluxHandle implements AutoCloseable {
   void unsubscribe(Subscription s) {
     onLoop(
         () -> {
-          if (subscriptions.remove(s)
-              && subscriptions.stream().noneMatch(o -> o.prefix().equals(s.prefix()))) {
+          if (subscriptions.remove(s)) {
             send("event.unsubscribe", Json.object().put("topic", s.prefix()));
           }
         });
@@ -575,7 +410,7 @@ public final class FluxHandle implements AutoCloseable {
       switch (m.type()) {
         case RESPONSE -> onResponse(m);
         case REQUEST -> onRequest(m);
-        case EVENT -> onEvent(m);
+        case EVENT -> subscriptions.event(m);
         case CONTROL -> LOG.debug("control message ignored: {}", m);
         default -> throw new IllegalStateException();
       }
@@ -588,23 +423,8 @@ public final class FluxHandle implements AutoCloseable {
   }
 
   private void onRequest(Message m) {
-    ServiceDispatcher d = services.get(m.service());
-    if (d != null) {
-      d.dispatch(m);
-    } else if (!m.has(Flags.NORESPONSE)) {
+    if (!services.dispatch(m) && !m.has(Flags.NORESPONSE)) {
       out(Message.response(m, Errno.ENOSYS, Json.text("unknown service '" + m.service() + "'")));
-    }
-  }
-
-  private void onEvent(Message m) {
-    for (Subscription s : List.copyOf(subscriptions)) {
-      if (s.matches(m.topic())) {
-        try {
-          s.deliver(m);
-        } catch (RuntimeException e) {
-          LOG.error("event consumer of {} failed", s.prefix(), e);
-        }
-      }
     }
   }
 
@@ -619,19 +439,9 @@ public final class FluxHandle implements AutoCloseable {
     closed = true;
     closeCause = cause;
     RpcException e = closedError();
-    for (Call c : List.copyOf(calls.values())) {
-      if (c.timer != null) {
-        c.timer.cancel();
-      }
-      if (!c.orphan) {
-        c.fail(e);
-      }
-    }
-    calls.clear();
-    services.values().forEach(ServiceDispatcher::clear);
+    calls.failAll(e);
     services.clear();
     subscriptions.clear();
-    responseHandlers.clear();
   }
 
   /** Returns whether the handle is closed (by {@link #close()} or by the transport). */
