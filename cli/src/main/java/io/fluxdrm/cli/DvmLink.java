@@ -3,6 +3,7 @@ package io.fluxdrm.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.bridge.alloc.PmixAllocator;
 import io.fluxdrm.bridge.dvm.FluxScheduler;
+import io.fluxdrm.bridge.dvm.Ledger;
 import io.fluxdrm.dvm.wire.SchedulerEndpoint;
 import io.fluxdrm.jobmanager.JobManager;
 import io.fluxdrm.pmix.port.DvmPort;
@@ -56,12 +57,12 @@ final class DvmLink implements AutoCloseable {
       new com.fasterxml.jackson.databind.ObjectMapper();
 
   /** The ledger {@code file} keeps, or an empty one when there is no file. */
-  static FluxScheduler.Ledger readLedger(Path file) {
+  static Ledger readLedger(Path file) {
     if (!Files.exists(file)) {
-      return new FluxScheduler.Ledger(null, null, null, null, null);
+      return new Ledger(null, null, null, null, null);
     }
     try {
-      return LEDGER_JSON.readValue(file.toFile(), FluxScheduler.Ledger.class);
+      return LEDGER_JSON.readValue(file.toFile(), Ledger.class);
     } catch (IOException | RuntimeException e) {
       throw new CliError(
           "--state-dir: "
@@ -76,7 +77,7 @@ final class DvmLink implements AutoCloseable {
    * Writes the ledger whole to a file beside {@code file} and moves it in place, so that a bridge
    * killed at any point leaves the last ledger or the one before it, never a part of one.
    */
-  static void writeLedger(Path file, FluxScheduler.Ledger ledger) {
+  static void writeLedger(Path file, Ledger ledger) {
     Path tmp = file.resolveSibling(file.getFileName() + ".new");
     try {
       Files.write(tmp, LEDGER_JSON.writeValueAsBytes(ledger));
@@ -101,11 +102,7 @@ final class DvmLink implements AutoCloseable {
   private volatile boolean closed;
 
   private DvmLink(
-      Reactor reactor,
-      String uri,
-      PmixAllocator allocator,
-      FluxScheduler.Ledger ledger,
-      Path ledgerFile) {
+      Reactor reactor, String uri, PmixAllocator allocator, Ledger ledger, Path ledgerFile) {
     this.reactor = reactor;
     this.uri = uri;
     this.scheduler = FluxScheduler.of(allocator, this::port, this::selfPort);
@@ -156,12 +153,12 @@ final class DvmLink implements AutoCloseable {
     Daemon.await(allocator.start(schedHub), allocator.serviceName(), "");
     LOG.info("the DVM's job {}: {}; attaching to the DVM at {}", JobId.f58(id), r.summary(), uri);
     Path ledgerFile = stateDir.resolve(LEDGER_FILE);
-    FluxScheduler.Ledger ledger = withReleasing(readLedger(ledgerFile), being);
+    Ledger ledger = withReleasing(readLedger(ledgerFile), being);
     if (ledger.base().isEmpty()) {
       // the first ledger of this job: what it holds now is its own (a job just submitted, or one
       // recovered without a ledger, whose grants are then kept as before)
       ledger =
-          new FluxScheduler.Ledger(
+          new Ledger(
               ledger.sessions(),
               ledger.pending(),
               ledger.departing(),
@@ -206,7 +203,7 @@ final class DvmLink implements AutoCloseable {
    * the DVM's report and the hand-back; the DVM is asked again, and what it no longer holds goes
    * back at once (D521).
    */
-  static FluxScheduler.Ledger withReleasing(FluxScheduler.Ledger l, ResourceSet being) {
+  static Ledger withReleasing(Ledger l, ResourceSet being) {
     if (being.isEmpty()) {
       return l;
     }
@@ -233,7 +230,7 @@ final class DvmLink implements AutoCloseable {
           "{} is being released from the DVM's job: handed back once the DVM no longer runs it",
           entry);
     }
-    return new FluxScheduler.Ledger(sessions, l.pending(), departing, l.releasing(), l.base());
+    return new Ledger(sessions, l.pending(), departing, l.releasing(), l.base());
   }
 
   private static void adopt(PmixAllocator allocator, long sid, List<String> entries) {

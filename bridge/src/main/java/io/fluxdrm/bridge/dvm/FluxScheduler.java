@@ -46,9 +46,10 @@ import org.slf4j.LoggerFactory;
  * under {@link #REASON_KEY}: Flux has no counterpart, and the DVM then keeps deciding nothing for
  * them; the DVM's {@code PMIX_SESSION_COMPLETE} is acknowledged.
  *
- * <p>Why one class: it is one ledger, which nodes of the DVM's Flux job each session holds and
- * which wait for their daemons to leave, read and changed by every upcall and every answer; split,
- * each part would need the others' state to tell a rollback from a release.
+ * <p>Its parts, around one ledger ({@link SchedulerState}, saved through a {@link Journal} as a
+ * {@link Ledger}, D521): {@link Grants} tells the DVM of grants, {@link Departures} hands nodes
+ * back to Flux once the DVM no longer holds them, {@link Restart} settles what a scheduler before
+ * this one left, and {@link Refusals} words the refusals.
  *
  * <p>No lock: its state is touched in the completions of the allocator and of the DVM port, which
  * must complete on one loop (one reactor per process, as everywhere in fluxdrm).
@@ -93,139 +94,15 @@ public final class FluxScheduler implements SchedulerUpcalls {
   }
 
   private final Allocator allocator;
-  private final HandBack handBack;
   private final Supplier<DvmPort> down;
-  private final Supplier<DvmPort> self;
-
-  /** Releases this scheduler asks the DVM for itself (D13), by their PMIX_ALLOC_REQ_ID. */
-  private final Map<String, String> selfReleases = new HashMap<>();
-
-  private long nextSelf = 1;
 
   /** The label prefix of the releases this scheduler asks for itself. */
   public static final String SELF_REQ_ID = "fluxdrm.taken-back.";
 
-  /**
-   * The sessions this scheduler instantiated, each with its nodes as their grants named them
-   * ({@code host:slots}), by host.
-   */
-  private final Map<Long, Map<String, String>> sessions = new HashMap<>();
-
-  /** The session holding each host of {@link #sessions}. */
-  private final Map<String, Long> sessionOf = new HashMap<>();
-
-  /**
-   * Hosts Flux granted back (R_delta_sub of a RELEASE) that the DVM still runs daemons on, with
-   * their {@code host:slots}: handed back when the DVM reports them released (D421, D423).
-   */
-  private final Map<String, String> departing = new java.util.LinkedHashMap<>();
-
-  /**
-   * The node lists of released sessions the DVM is terminating: on COMPLETE, shrunk out of the DVM
-   * and handed back once their daemons are gone (spec/pmix/04 B10, D450).
-   */
-  private final Map<Long, String> releasing = new HashMap<>();
-
-  /** Hosts of {@link #releasing} sessions whose daemons left before the COMPLETE. */
-  private final Set<String> goneWhileReleasing = new java.util.HashSet<>();
-
-  private final List<List<Info>> completes = new ArrayList<>();
-
-  /**
-   * Grants being told to the DVM (a session control sent, not answered yet), by session id: what a
-   * restarted scheduler must settle with the DVM ({@link #reattached}).
-   */
-  private final Map<Long, Pending> pending = new java.util.LinkedHashMap<>();
-
-  /**
-   * Entries being handed back to Flux (out of {@link #departing}, not yet released there): kept in
-   * the ledger's departing until the hand-back completes, so that a restarted scheduler hands them
-   * back again (a hand-back of what is no longer being released changes nothing).
-   */
-  private final Map<String, String> handingBack = new java.util.LinkedHashMap<>();
-
-  private Journal journal = ledger -> {};
-
-  private List<String> base = List.of();
-
-  /**
-   * A grant whose session control was sent to the DVM and not answered yet.
-   *
-   * @param nodes its {@code PMIX_ALLOC_NODE_LIST}
-   * @param extend true for an {@code EXTEND} of a session the DVM holds, false for an {@code
-   *     INSTANTIATE}
-   */
-  public record Pending(String nodes, boolean extend) {
-    /** Checks the fields. */
-    public Pending {
-      Objects.requireNonNull(nodes, "nodes");
-    }
-  }
-
-  /**
-   * What a restarted scheduler needs of the one before it (decision D521): the sessions it
-   * instantiated with their node entries ({@code host:slots}), the grants being told to the DVM,
-   * the released hosts waiting for their daemons to leave, and the released sessions the DVM is
-   * terminating.
-   *
-   * @param sessions node entries by session id
-   * @param pending grants being told to the DVM, by session id
-   * @param departing node entries by host
-   * @param releasing node lists by session id
-   * @param base the hosts of the DVM job's own allocation, which no grant added; empty when not
-   *     known yet
-   */
-  public record Ledger(
-      Map<Long, List<String>> sessions,
-      Map<Long, Pending> pending,
-      Map<String, String> departing,
-      Map<Long, String> releasing,
-      List<String> base) {
-    /** Copies the maps; a missing one is empty. */
-    public Ledger {
-      sessions = sessions == null ? Map.of() : Map.copyOf(sessions);
-      pending = pending == null ? Map.of() : Map.copyOf(pending);
-      departing = departing == null ? Map.of() : Map.copyOf(departing);
-      releasing = releasing == null ? Map.of() : Map.copyOf(releasing);
-      base = base == null ? List.of() : List.copyOf(base);
-    }
-
-    /**
-     * The hosts this ledger accounts for: the base, the sessions', the grants' being told to the
-     * DVM, the departing and the releasing ones.
-     *
-     * @return host names
-     */
-    public Set<String> accountedHosts() {
-      Set<String> out = new java.util.TreeSet<>(base);
-      sessions.values().forEach(l -> l.forEach(e -> out.add(host(e))));
-      pending.values().forEach(p -> List.of(p.nodes().split(",")).forEach(e -> out.add(host(e))));
-      out.addAll(departing.keySet());
-      releasing.values().forEach(n -> List.of(n.split(",")).forEach(e -> out.add(host(e))));
-      return out;
-    }
-
-    /**
-     * True when there is nothing to carry over.
-     *
-     * @return whether every map is empty
-     */
-    public boolean carriesNothing() {
-      return sessions.isEmpty() && pending.isEmpty() && departing.isEmpty() && releasing.isEmpty();
-    }
-  }
-
-  /** Keeps the {@link Ledger} where a restarted scheduler finds it. */
-  @FunctionalInterface
-  public interface Journal {
-    /**
-     * Saves the ledger as it is now, replacing the last one; called on the loop after every change
-     * and before a session control is sent.
-     *
-     * @param ledger the ledger
-     */
-    void save(Ledger ledger);
-  }
+  private final SchedulerState state = new SchedulerState();
+  private final Departures departures;
+  private final Restart restart;
+  private final Grants grants;
 
   /**
    * The scheduler.
@@ -250,9 +127,11 @@ public final class FluxScheduler implements SchedulerUpcalls {
   public FluxScheduler(
       Allocator allocator, HandBack handBack, Supplier<DvmPort> down, Supplier<DvmPort> self) {
     this.allocator = Objects.requireNonNull(allocator, "allocator");
-    this.handBack = Objects.requireNonNull(handBack, "handBack");
+    Objects.requireNonNull(handBack, "handBack");
     this.down = Objects.requireNonNull(down, "down");
-    this.self = self;
+    this.departures = new Departures(state, handBack, self);
+    this.restart = new Restart(state, down, handBack, departures);
+    this.grants = new Grants(state, down, handBack);
   }
 
   /**
@@ -311,81 +190,10 @@ public final class FluxScheduler implements SchedulerUpcalls {
    */
   public void takenBack(String nodeList) {
     try {
-      takenBack0(nodeList);
+      departures.takenBack(nodeList);
     } finally {
-      save();
+      state.save();
     }
-  }
-
-  private void takenBack0(String nodeList) {
-    List<String> now = new ArrayList<>();
-    List<String> held = new ArrayList<>();
-    for (String entry : nodeList.split(",")) {
-      String host = host(entry);
-      Long sid = sessionOf.remove(host);
-      if (sid != null) {
-        sessions.get(sid).remove(host);
-        departing.put(host, entry);
-        held.add(entry);
-      } else {
-        now.add(entry);
-      }
-    }
-    if (!now.isEmpty()) {
-      releasedDurably(String.join(",", now));
-    }
-    if (held.isEmpty()) {
-      return;
-    }
-    shrinkOut(held, "taken back by Flux");
-  }
-
-  /**
-   * Asks the DVM, through this scheduler's own tool port, to shrink out {@code entries} (already in
-   * {@link #departing}); this scheduler grants that release itself, and the nodes go back to Flux
-   * when the DVM reports their daemons gone ({@link #nodesReleased}). Without such a port they stay
-   * held, logged. When the DVM answers that it does not hold them, nothing of it runs there and
-   * they go back at once.
-   */
-  private void shrinkOut(List<String> entries, String why) {
-    String list = String.join(",", entries);
-    if (self == null) {
-      LOG.error("{}: {} runs DVM daemons and no port can shrink it; kept", why, list);
-      return;
-    }
-    String reqId = SELF_REQ_ID + nextSelf++;
-    selfReleases.put(reqId, list);
-    LOG.info("{}: {}; asking the DVM to release it ({})", why, list, reqId);
-    self.get()
-        .allocationRequest(
-            AllocDirective.RELEASE,
-            List.of(
-                Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, list),
-                Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId)))
-        .whenComplete(
-            (a, err) -> {
-              selfReleases.remove(reqId);
-              if (err == null && a.status() == PmixStatus.PMIX_ERR_NOT_FOUND) {
-                // the DVM holds none of them any more: nothing of it runs there
-                List<String> back = new ArrayList<>();
-                for (String entry : entries) {
-                  if (departing.remove(host(entry)) != null) {
-                    back.add(entry);
-                  }
-                }
-                if (!back.isEmpty()) {
-                  LOG.info("release {}: the DVM holds none of {}; handed back", reqId, back);
-                  save();
-                  releasedDurably(String.join(",", back));
-                }
-              } else if (err != null || !a.succeeded()) {
-                LOG.error(
-                    "release {} of {}: {}; kept until the DVM reports it gone",
-                    reqId,
-                    list,
-                    err != null ? err.getMessage() : a.status());
-              }
-            });
   }
 
   @Override
@@ -397,7 +205,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
           own.stream()
               .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID) && i.value() instanceof String)
               .map(Info::stringValue)
-              .filter(selfReleases::containsKey)
+              .filter(state.selfReleases::containsKey)
               .findFirst();
       if (mine.isPresent()) {
         // our own release of nodes Flux took back: granted already, the DVM shrinks on this answer
@@ -405,7 +213,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
             new StatusInfos(
                 PmixStatus.PMIX_SUCCESS,
                 List.of(
-                    Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, selfReleases.get(mine.get())),
+                    Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, state.selfReleases.get(mine.get())),
                     Info.of(PmixKey.PMIX_ALLOC_REQ_ID, mine.get()))));
       }
     }
@@ -415,7 +223,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
             a -> {
               StatusInfos answer = new StatusInfos(a.status(), a.infos());
               if (a.status() != PmixStatus.PMIX_SUCCESS) {
-                return CompletableFuture.completedFuture(withReason(answer, a.message()));
+                return CompletableFuture.completedFuture(Refusals.withReason(answer, a.message()));
               }
               if (directive == AllocDirective.RELEASE) {
                 return release(own, answer);
@@ -423,7 +231,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
               if (directive != AllocDirective.NEW && directive != AllocDirective.EXTEND) {
                 return CompletableFuture.completedFuture(answer);
               }
-              return inform(requester, directive, answer);
+              return grants.inform(requester, directive, answer);
             });
   }
 
@@ -432,22 +240,6 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * PMIx key, so a PMIx client ignores it; {@code fluxdrm alloc} prints it beside the status.
    */
   public static final String REASON_KEY = "fluxdrm.dvm.reason";
-
-  /**
-   * A refusal with why, as Flux or the translation said it ({@code sched.realloc}'s DENY note, a
-   * refused key), under {@link #REASON_KEY}: the requester learns why, not only the status (issue
-   * 29, finding 8).
-   */
-  static StatusInfos withReason(StatusInfos answer, String why) {
-    if (why == null
-        || why.isBlank()
-        || answer.infos().stream().anyMatch(i -> i.key().equals(REASON_KEY))) {
-      return answer;
-    }
-    List<Info> infos = new java.util.ArrayList<>(answer.infos());
-    infos.add(new Info(REASON_KEY, io.fluxdrm.pmix.PmixDataType.PMIX_STRING, why));
-    return new StatusInfos(answer.status(), infos);
-  }
 
   /**
    * A RELEASE Flux granted: a whole session this scheduler instantiated is terminated in the DVM
@@ -463,30 +255,30 @@ public final class FluxScheduler implements SchedulerUpcalls {
             .map(FluxScheduler::sessionId)
             .flatMap(Optional::stream)
             .findFirst();
-    if (id.isPresent() && sessions.containsKey(id.get())) {
+    if (id.isPresent() && state.sessions.containsKey(id.get())) {
       long sid = id.get();
-      String nodes = String.join(",", sessions.get(sid).values());
-      releasing.put(sid, nodes);
-      save();
+      String nodes = String.join(",", state.sessions.get(sid).values());
+      state.releasing.put(sid, nodes);
+      state.save();
       LOG.info("release of session {}: session control TERMINATE of {}", sid, nodes);
       return down.get()
           .sessionControl(sid, List.of(Info.of(PmixKey.PMIX_SESSION_TERMINATE, true)))
           .thenCompose(
               s -> {
-                if (s.succeeded() || !releasing.containsKey(sid)) {
+                if (s.succeeded() || !state.releasing.containsKey(sid)) {
                   return CompletableFuture.completedFuture(answer);
                 }
                 // the DVM no longer holds it (already gone): nothing to wait for
                 LOG.warn(
                     "terminate of session {}: {}; handing {} back now", sid, s.status(), nodes);
-                releasing.remove(sid);
-                forget(sid);
-                save();
-                return releasedDurably(nodes).thenApply(v -> answer);
+                state.releasing.remove(sid);
+                state.forget(sid);
+                state.save();
+                return departures.releasedDurably(nodes).thenApply(v -> answer);
               });
     }
     Optional<String> nodes =
-        string(answer, PmixKey.PMIX_ALLOC_NODE_LIST)
+        Grants.string(answer, PmixKey.PMIX_ALLOC_NODE_LIST)
             .or(
                 () ->
                     request.stream()
@@ -504,36 +296,23 @@ public final class FluxScheduler implements SchedulerUpcalls {
     // it reports their daemons gone (nodesReleased), the others at once
     List<String> now = new ArrayList<>();
     for (String entry : nodes.get().split(",")) {
-      String host = host(entry);
-      Long sid = sessionOf.remove(host);
+      String host = SchedulerState.host(entry);
+      Long sid = state.sessionOf.remove(host);
       if (sid != null) {
-        sessions.get(sid).remove(host);
-        departing.put(host, entry);
+        state.sessions.get(sid).remove(host);
+        state.departing.put(host, entry);
       } else {
         now.add(entry);
       }
     }
-    save();
-    if (!departing.isEmpty()) {
+    state.save();
+    if (!state.departing.isEmpty()) {
       LOG.info("release of {}: handed back once the DVM's daemons there are gone", nodes.get());
     }
     if (now.isEmpty()) {
       return CompletableFuture.completedFuture(answer);
     }
-    return releasedDurably(String.join(",", now)).thenApply(v -> answer);
-  }
-
-  private static String host(String entry) {
-    int colon = entry.lastIndexOf(':');
-    return colon > 0 ? entry.substring(0, colon) : entry;
-  }
-
-  /** Forgets session {@code sid} and its hosts. */
-  private void forget(long sid) {
-    Map<String, String> hosts = sessions.remove(sid);
-    if (hosts != null) {
-      hosts.keySet().forEach(h -> sessionOf.remove(h, sid));
-    }
+    return departures.releasedDurably(String.join(",", now)).thenApply(v -> answer);
   }
 
   /**
@@ -545,51 +324,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
    */
   @Override
   public CompletionStage<Void> nodesReleased(List<String> hosts) {
-    List<String> freed = new ArrayList<>();
-    Map<Long, List<String>> rolledBack = new java.util.LinkedHashMap<>();
-    for (String h : hosts) {
-      String entry = departing.remove(h);
-      Long sid = sessionOf.remove(h);
-      String held = sid == null ? null : sessions.get(sid).remove(h);
-      if (entry != null) {
-        freed.add(entry);
-      } else if (held != null && releasing.containsKey(sid)) {
-        goneWhileReleasing.add(h);
-      } else if (held != null) {
-        rolledBack.computeIfAbsent(sid, k -> new ArrayList<>()).add(held);
-      }
-    }
-    save();
-    List<CompletableFuture<?>> all = new ArrayList<>();
-    if (!freed.isEmpty()) {
-      String list = String.join(",", freed);
-      LOG.info("nodes released by the DVM: {} handed back to Flux", list);
-      all.add(releasedDurably(list).toCompletableFuture());
-    }
-    for (Map.Entry<Long, List<String>> e : rolledBack.entrySet()) {
-      String list = String.join(",", e.getValue());
-      String allocId = Long.toUnsignedString(e.getKey());
-      LOG.info(
-          "nodes of session {} left the DVM unreleased (rolled back): {} given back",
-          allocId,
-          list);
-      all.add(
-          handBack
-              .handBack(allocId, list)
-              .thenAccept(
-                  r -> {
-                    if (r.status() != PmixStatus.PMIX_SUCCESS) {
-                      LOG.error(
-                          "session {}: giving {} back failed: {} {}",
-                          allocId,
-                          list,
-                          r.status(),
-                          r.message());
-                    }
-                  })
-              .toCompletableFuture());
-    }
-    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+    return departures.nodesReleased(hosts);
   }
 
   private static Optional<Long> sessionId(String allocId) {
@@ -600,119 +335,22 @@ public final class FluxScheduler implements SchedulerUpcalls {
     }
   }
 
-  /** Tells the DVM of a grant by session control, then answers with the grant (or the refusal). */
-  private CompletionStage<StatusInfos> inform(
-      PmixProc requester, AllocDirective directive, StatusInfos grant) {
-    Optional<String> allocId = string(grant, PmixKey.PMIX_ALLOC_ID);
-    Optional<String> nodes = string(grant, PmixKey.PMIX_ALLOC_NODE_LIST);
-    if (allocId.isEmpty() || nodes.isEmpty()) {
-      // a grant naming no nodes (time only) changes nothing the DVM holds
-      return CompletableFuture.completedFuture(grant);
-    }
-    long id;
-    try {
-      id = Long.parseUnsignedLong(allocId.get());
-    } catch (NumberFormatException e) {
-      LOG.warn("grant {}: PMIX_ALLOC_ID is not a decimal id; the DVM is not told", allocId.get());
-      return CompletableFuture.completedFuture(grant);
-    }
-    boolean known = sessions.containsKey(id);
-    List<Info> d = new ArrayList<>();
-    d.add(Info.of(known ? PmixKey.PMIX_SESSION_EXTEND : PmixKey.PMIX_SESSION_INSTANTIATE, true));
-    d.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodes.get()));
-    if (!known) {
-      d.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId.get()));
-    }
-    // D422: on behalf of the requester, so that the DVM's second-phase event (elastic mode) is
-    // directed to it with the grant's PMIX_ALLOC_ID and PMIX_ALLOC_REQ_ID (D360)
-    d.add(Info.of(PmixKey.PMIX_REQUESTOR, requester));
-    string(grant, PmixKey.PMIX_ALLOC_REQ_ID)
-        .ifPresent(q -> d.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
-    LOG.info(
-        "grant of {} for {}: session control {} {} on {}",
-        directive.pmixName(),
-        requester.nspace(),
-        known ? "EXTEND" : "INSTANTIATE",
-        id,
-        nodes.get());
-    pending.put(id, new Pending(nodes.get(), known));
-    save();
-    return down.get()
-        .sessionControl(id, d)
-        .thenCompose(
-            s -> {
-              if (pending.remove(id) == null) {
-                // settled already: the DVM was lost meanwhile and the grant handed back
-                return CompletableFuture.completedFuture(
-                    s.succeeded()
-                        ? withReason(
-                            StatusInfos.of(PmixStatus.PMIX_ERR_UNREACH),
-                            "the DVM was lost while told of grant "
-                                + allocId.get()
-                                + "; the grant went back to Flux")
-                        : s);
-              }
-              if (s.succeeded()) {
-                Map<String, String> held =
-                    sessions.computeIfAbsent(id, k -> new java.util.LinkedHashMap<>());
-                for (String entry : nodes.get().split(",")) {
-                  held.put(host(entry), entry);
-                  sessionOf.put(host(entry), id);
-                }
-                save();
-                return CompletableFuture.completedFuture(grant);
-              }
-              save();
-              // D376: the DVM does not hold the grant, so Flux must not either
-              LOG.warn(
-                  "session control {} of grant {}: {}; handing {} back",
-                  id,
-                  allocId.get(),
-                  s.status(),
-                  nodes.get());
-              return handBack
-                  .handBack(allocId.get(), nodes.get())
-                  .thenApply(
-                      r -> {
-                        if (r.status() != PmixStatus.PMIX_SUCCESS) {
-                          LOG.error(
-                              "grant {}: giving {} back failed: {} {}",
-                              allocId.get(),
-                              nodes.get(),
-                              r.status(),
-                              r.message());
-                        }
-                        return s;
-                      });
-            });
-  }
-
-  private static Optional<String> string(StatusInfos a, String key) {
-    return a.infos().stream()
-        .filter(
-            i ->
-                i.key().equals(key)
-                    && (i.value() instanceof String || i.value() instanceof PmixRegex))
-        .map(Info::stringValue)
-        .findFirst();
-  }
-
   @Override
   public CompletionStage<StatusInfos> sessionControl(
       PmixProc requester, long sessionId, List<Info> directives) {
     if (directives.stream()
         .anyMatch(
             i -> i.key().equals(PmixKey.PMIX_SESSION_COMPLETE) && Boolean.TRUE.equals(i.value()))) {
-      forget(sessionId);
-      completes.add(List.copyOf(directives));
+      state.forget(sessionId);
+      state.completes.add(List.copyOf(directives));
       LOG.info("session {} complete: {}", sessionId, directives);
-      String nodes = releasing.remove(sessionId);
+      String nodes = state.releasing.remove(sessionId);
       if (nodes != null) {
-        CompletionStage<Void> back = completeRelease(sessionId, nodes);
-        save();
+        CompletionStage<Void> back = departures.completeRelease(sessionId, nodes);
+        state.save();
         return back.thenApply(v -> StatusInfos.of(PmixStatus.PMIX_SUCCESS));
       }
-      save();
+      state.save();
       return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_SUCCESS));
     }
     LOG.info(
@@ -720,75 +358,9 @@ public final class FluxScheduler implements SchedulerUpcalls {
         sessionId,
         requester);
     return CompletableFuture.completedFuture(
-        withReason(
+        Refusals.withReason(
             StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED),
-            notSupportedReason(sessionId, directives)));
-  }
-
-  /** The session-control operations, each by its PMIx name. */
-  private static final List<String> SESSION_OPS =
-      List.of(
-          PmixKey.PMIX_SESSION_INSTANTIATE,
-          PmixKey.PMIX_SESSION_PAUSE,
-          PmixKey.PMIX_SESSION_RESUME,
-          PmixKey.PMIX_SESSION_PREEMPT,
-          PmixKey.PMIX_SESSION_RESTORE,
-          PmixKey.PMIX_SESSION_SIGNAL,
-          PmixKey.PMIX_SESSION_TERMINATE,
-          PmixKey.PMIX_SESSION_EXTEND);
-
-  /**
-   * Why a forwarded session control is refused: the DVM passes every session control of a tool up
-   * to its scheduler (seed 000 "Who answers a request"), and this scheduler executes none, since
-   * Flux has no counterpart of them; a session here is a Flux grant, given back by a RELEASE of its
-   * allocation (issue 29, finding 8).
-   */
-  static String notSupportedReason(long sessionId, List<Info> directives) {
-    String op =
-        directives.stream()
-            .map(Info::key)
-            .filter(SESSION_OPS::contains)
-            .map(k -> PmixKey.nameOf(k).orElse(k))
-            .findFirst()
-            .orElse("session control");
-    return op
-        + " of session "
-        + sessionId
-        + ": the DVM's scheduler is the fluxdrm bridge, which takes no session controls from"
-        + " tools (Flux has no counterpart; its sessions are Flux grants: give one back with"
-        + " PMIX_ALLOC_RELEASE of its PMIX_ALLOC_ID, e.g. 'fluxdrm alloc release --alloc-id ID')";
-  }
-
-  /**
-   * A released session is complete: the DVM reclaimed it, and its nodes stay in the DVM's pool with
-   * their daemons up (inheritance DEFAULT). They are shrunk out of the DVM (spec/pmix/04 B10:
-   * "member nodes with daemons shrunk out") and go back to Flux only once their daemons are gone,
-   * as after any shrink (E3, D450); those whose daemons already left go back at once.
-   */
-  private CompletionStage<Void> completeRelease(long sid, String nodes) {
-    List<String> now = new ArrayList<>();
-    List<String> held = new ArrayList<>();
-    for (String entry : nodes.split(",")) {
-      String host = host(entry);
-      if (goneWhileReleasing.remove(host) || self == null) {
-        now.add(entry);
-      } else {
-        departing.put(host, entry);
-        held.add(entry);
-      }
-    }
-    if (self == null && !now.isEmpty()) {
-      LOG.warn(
-          "session {} complete: no port to shrink the DVM; {} handed back with its daemons up",
-          sid,
-          nodes);
-    }
-    if (!held.isEmpty()) {
-      shrinkOut(held, "session " + sid + " released and complete");
-    }
-    return now.isEmpty()
-        ? CompletableFuture.completedFuture(null)
-        : releasedDurably(String.join(",", now));
+            Refusals.notSupportedReason(sessionId, directives)));
   }
 
   /**
@@ -799,35 +371,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @return completes once everything is handed back; never fails
    */
   public CompletionStage<Void> dvmLost() {
-    List<CompletableFuture<?>> all = new ArrayList<>();
-    for (Map.Entry<Long, Map<String, String>> e : Map.copyOf(sessions).entrySet()) {
-      String nodes = String.join(",", e.getValue().values());
-      String pending = releasing.remove(e.getKey());
-      LOG.info("DVM lost: session {} gone, {} back to Flux", e.getKey(), nodes);
-      all.add(
-          (pending != null
-                  ? releasedDurably(pending).thenApply(v -> null)
-                  : handBack.handBack(Long.toUnsignedString(e.getKey()), nodes))
-              .toCompletableFuture());
-    }
-    sessions.clear();
-    sessionOf.clear();
-    if (!departing.isEmpty()) {
-      // granted releases the DVM can no longer report: gone with it
-      String list = String.join(",", departing.values());
-      departing.clear();
-      all.add(releasedDurably(list).toCompletableFuture());
-    }
-    for (Map.Entry<Long, Pending> e : Map.copyOf(pending).entrySet()) {
-      // told to a DVM that is gone: it holds nothing of them (the answer, a failure, is left)
-      all.add(
-          handBack
-              .handBack(Long.toUnsignedString(e.getKey()), e.getValue().nodes())
-              .toCompletableFuture());
-    }
-    pending.clear();
-    save();
-    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+    return departures.dvmLost();
   }
 
   /**
@@ -836,8 +380,8 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @param j the journal
    */
   public void journal(Journal j) {
-    this.journal = Objects.requireNonNull(j, "j");
-    save();
+    state.journal = Objects.requireNonNull(j, "j");
+    state.save();
   }
 
   /**
@@ -846,11 +390,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @return a copy
    */
   public Ledger ledger() {
-    Map<Long, List<String>> s = new java.util.TreeMap<>();
-    sessions.forEach((k, v) -> s.put(k, List.copyOf(v.values())));
-    Map<String, String> d = new java.util.TreeMap<>(handingBack);
-    d.putAll(departing);
-    return new Ledger(s, pending, d, releasing, base);
+    return state.ledger();
   }
 
   /**
@@ -862,29 +402,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @param l the ledger a journal saved
    */
   public void restore(Ledger l) {
-    base = l.base();
-    l.sessions()
-        .forEach(
-            (sid, entries) -> {
-              Map<String, String> held = new java.util.LinkedHashMap<>();
-              for (String entry : entries) {
-                held.put(host(entry), entry);
-                sessionOf.put(host(entry), sid);
-              }
-              sessions.put(sid, held);
-            });
-    pending.putAll(l.pending());
-    departing.putAll(l.departing());
-    releasing.putAll(l.releasing());
-    if (!l.carriesNothing()) {
-      LOG.info(
-          "ledger of the scheduler before: {} session(s), {} grant(s) being told to the DVM, {}"
-              + " host(s) departing, {} session(s) releasing",
-          l.sessions().size(),
-          l.pending().size(),
-          l.departing().size(),
-          l.releasing().size());
-    }
+    restart.restore(l);
   }
 
   /**
@@ -897,139 +415,28 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * @return completes once every such grant is settled; never fails
    */
   public CompletionStage<Void> reattached() {
-    List<CompletableFuture<?>> all = new ArrayList<>();
-    for (Map.Entry<Long, String> e : Map.copyOf(releasing).entrySet()) {
-      // its COMPLETE may have gone to the scheduler before: terminate it again, and when the DVM
-      // no longer has it, go on as after the COMPLETE
-      long sid = e.getKey();
-      all.add(
-          down.get()
-              .sessionControl(sid, List.of(Info.of(PmixKey.PMIX_SESSION_TERMINATE, true)))
-              .handle(
-                  (st, err) -> {
-                    if (err == null && st.succeeded()) {
-                      return CompletableFuture.<Void>completedFuture(null);
-                    }
-                    String nodes = releasing.remove(sid);
-                    if (nodes == null) {
-                      return CompletableFuture.<Void>completedFuture(null);
-                    }
-                    forget(sid);
-                    LOG.info("released session {} was completed before: {} shrunk out", sid, nodes);
-                    CompletionStage<Void> back = completeRelease(sid, nodes);
-                    save();
-                    return back;
-                  })
-              .thenCompose(f -> f)
-              .toCompletableFuture());
-    }
-    if (!departing.isEmpty()) {
-      // the DVM may have reported them gone to the scheduler before: ask again, host by host
-      for (String entry : List.copyOf(departing.values())) {
-        shrinkOut(List.of(entry), "released before the scheduler restarted");
-      }
-    }
-    for (Map.Entry<Long, Pending> e : Map.copyOf(pending).entrySet()) {
-      long id = e.getKey();
-      Pending p = e.getValue();
-      String allocId = Long.toUnsignedString(id);
-      List<Info> d = new ArrayList<>();
-      d.add(
-          Info.of(
-              p.extend() ? PmixKey.PMIX_SESSION_EXTEND : PmixKey.PMIX_SESSION_INSTANTIATE, true));
-      d.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, p.nodes()));
-      if (!p.extend()) {
-        d.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId));
-      }
-      all.add(
-          down.get()
-              .sessionControl(id, d)
-              .handle(
-                  (s, err) -> {
-                    pending.remove(id);
-                    boolean holds =
-                        err == null
-                            && (s.succeeded()
-                                || (!p.extend() && s.status() == PmixStatus.PMIX_ERR_EXISTS));
-                    if (holds) {
-                      Map<String, String> held =
-                          sessions.computeIfAbsent(id, k -> new java.util.LinkedHashMap<>());
-                      for (String entry : p.nodes().split(",")) {
-                        held.put(host(entry), entry);
-                        sessionOf.put(host(entry), id);
-                      }
-                      save();
-                      LOG.warn(
-                          "grant {} of {} was being told to the DVM when the scheduler before"
-                              + " stopped: the DVM holds it as session {}; its requester was told"
-                              + " it failed: give it back with PMIX_ALLOC_RELEASE of PMIX_ALLOC_ID"
-                              + " {}",
-                          allocId,
-                          p.nodes(),
-                          allocId,
-                          allocId);
-                      return CompletableFuture.<Void>completedFuture(null);
-                    }
-                    save();
-                    LOG.warn(
-                        "grant {} of {} was being told to the DVM when the scheduler before"
-                            + " stopped: the DVM does not hold it ({}); handing it back",
-                        allocId,
-                        p.nodes(),
-                        err != null ? err.getMessage() : s.status());
-                    return handBack.handBack(allocId, p.nodes()).thenApply(r -> (Void) null);
-                  })
-              .thenCompose(f -> f)
-              .toCompletableFuture());
-    }
-    return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
-  }
-
-  /** {@code handBack.released(list)}, kept in the ledger until it completes (D521). */
-  private CompletionStage<Void> releasedDurably(String list) {
-    List<String> entries = List.of(list.split(","));
-    for (String e : entries) {
-      handingBack.put(host(e), e);
-    }
-    save();
-    return handBack
-        .released(list)
-        .whenComplete(
-            (v, err) -> {
-              for (String e : entries) {
-                handingBack.remove(host(e), e);
-              }
-              save();
-            });
-  }
-
-  private void save() {
-    try {
-      journal.save(ledger());
-    } catch (RuntimeException e) {
-      LOG.error("ledger not saved: {}", e.getMessage());
-    }
+    return restart.reattached();
   }
 
   /** The hosts of granted releases waiting for the DVM's daemons there to leave. */
   public Set<String> departing() {
-    return Set.copyOf(departing.keySet());
+    return Set.copyOf(state.departing.keySet());
   }
 
   /** The hosts of the sessions this scheduler instantiated, by session. */
   public Map<Long, Set<String>> sessionHosts() {
     Map<Long, Set<String>> out = new HashMap<>();
-    sessions.forEach((k, v) -> out.put(k, Set.copyOf(v.keySet())));
+    state.sessions.forEach((k, v) -> out.put(k, Set.copyOf(v.keySet())));
     return out;
   }
 
   /** The sessions this scheduler instantiated and the DVM has not completed. */
   public Set<Long> sessions() {
-    return Set.copyOf(sessions.keySet());
+    return Set.copyOf(state.sessions.keySet());
   }
 
   /** The {@code PMIX_SESSION_COMPLETE} notices received, in order. */
   public List<List<Info>> completes() {
-    return List.copyOf(completes);
+    return List.copyOf(state.completes);
   }
 }

@@ -93,7 +93,7 @@ class FluxSchedulerLedgerTest {
   /** What was given back to Flux, in order. */
   private final List<String> backs = new ArrayList<>();
 
-  private final List<FluxScheduler.Ledger> saved = new ArrayList<>();
+  private final List<Ledger> saved = new ArrayList<>();
 
   private FluxScheduler scheduler(FakeDvm down, FakeDvm self) {
     FluxScheduler.Allocator grants =
@@ -127,7 +127,7 @@ class FluxSchedulerLedgerTest {
     return s;
   }
 
-  private static FluxScheduler.Ledger last(List<FluxScheduler.Ledger> l) {
+  private static Ledger last(List<Ledger> l) {
     return l.get(l.size() - 1);
   }
 
@@ -139,10 +139,10 @@ class FluxSchedulerLedgerTest {
         s.allocate(TOOL, AllocDirective.NEW, List.of()).toCompletableFuture();
     assertThat(dvm.sent).containsExactly("PMIX_SESSION_INSTANTIATE 5 n1:2");
     // on disk before the DVM can act on it
-    assertThat(last(saved).pending()).containsEntry(5L, new FluxScheduler.Pending("n1:2", false));
+    assertThat(last(saved).pending()).containsEntry(5L, new Pending("n1:2", false));
     dvm.answer(0, PmixStatus.PMIX_SUCCESS);
     assertThat(a.join().status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
-    FluxScheduler.Ledger l = last(saved);
+    Ledger l = last(saved);
     assertThat(l.pending()).isEmpty();
     assertThat(l.sessions()).containsExactly(Map.entry(5L, List.of("n1:2")));
 
@@ -160,9 +160,7 @@ class FluxSchedulerLedgerTest {
   void pendingInstantiate_dvmHoldsIt_standsAsASession() {
     FakeDvm dvm = new FakeDvm();
     FluxScheduler s = scheduler(dvm, new FakeDvm());
-    s.restore(
-        new FluxScheduler.Ledger(
-            null, Map.of(7L, new FluxScheduler.Pending("n2:2", false)), null, null, null));
+    s.restore(new Ledger(null, Map.of(7L, new Pending("n2:2", false)), null, null, null));
     CompletableFuture<Void> done = s.reattached().toCompletableFuture();
     assertThat(dvm.sent).containsExactly("PMIX_SESSION_INSTANTIATE 7 n2:2");
     dvm.answer(0, PmixStatus.PMIX_ERR_EXISTS);
@@ -176,9 +174,7 @@ class FluxSchedulerLedgerTest {
   void pendingInstantiate_dvmRefusesIt_goesBackToFlux() {
     FakeDvm dvm = new FakeDvm();
     FluxScheduler s = scheduler(dvm, new FakeDvm());
-    s.restore(
-        new FluxScheduler.Ledger(
-            null, Map.of(7L, new FluxScheduler.Pending("n2:2", false)), null, null, null));
+    s.restore(new Ledger(null, Map.of(7L, new Pending("n2:2", false)), null, null, null));
     CompletableFuture<Void> done = s.reattached().toCompletableFuture();
     dvm.answer(0, PmixStatus.PMIX_ERR_RESOURCE_BUSY);
     assertThat(done).isCompleted();
@@ -190,7 +186,7 @@ class FluxSchedulerLedgerTest {
   void departingHost_dvmNoLongerHoldsIt_handedBackAtOnce_andKeptInTheLedgerUntilThen() {
     FakeDvm self = new FakeDvm();
     FluxScheduler s = scheduler(new FakeDvm(), self);
-    s.restore(new FluxScheduler.Ledger(null, null, Map.of("n3", "n3:2"), null, null));
+    s.restore(new Ledger(null, null, Map.of("n3", "n3:2"), null, null));
     s.reattached();
     assertThat(self.sent).containsExactly("PMIX_ALLOC_RELEASE n3:2");
     assertThat(s.ledger().departing()).containsKey("n3");
@@ -201,10 +197,10 @@ class FluxSchedulerLedgerTest {
 
   @Test
   void ledger_accountsForBaseSessionsPendingDepartingAndReleasingHosts_andNothingElse() {
-    FluxScheduler.Ledger l =
-        new FluxScheduler.Ledger(
+    Ledger l =
+        new Ledger(
             Map.of(1L, List.of("n1:2")),
-            Map.of(2L, new FluxScheduler.Pending("n2:2,n5:2", false)),
+            Map.of(2L, new Pending("n2:2,n5:2", false)),
             Map.of("n3", "n3:2"),
             Map.of(4L, "n4:2"),
             List.of("n0"));
@@ -220,9 +216,7 @@ class FluxSchedulerLedgerTest {
     FakeDvm dvm = new FakeDvm();
     FakeDvm self = new FakeDvm();
     FluxScheduler s = scheduler(dvm, self);
-    s.restore(
-        new FluxScheduler.Ledger(
-            Map.of(9L, List.of("n4:2")), null, null, Map.of(9L, "n4:2"), null));
+    s.restore(new Ledger(Map.of(9L, List.of("n4:2")), null, null, Map.of(9L, "n4:2"), null));
     s.reattached();
     assertThat(dvm.sent).containsExactly("PMIX_SESSION_TERMINATE 9 -");
     dvm.answer(0, PmixStatus.PMIX_ERR_NOT_FOUND);

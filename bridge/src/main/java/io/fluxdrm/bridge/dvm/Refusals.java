@@ -1,0 +1,64 @@
+package io.fluxdrm.bridge.dvm;
+
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.port.StatusInfos;
+import java.util.List;
+
+/**
+ * The wording of a {@link FluxScheduler}'s refusals: why under {@link FluxScheduler#REASON_KEY}, so
+ * that the requester learns why, not only the status (issue 29, finding 8).
+ */
+final class Refusals {
+  private Refusals() {}
+
+  /** The session-control operations, each by its PMIx name. */
+  private static final List<String> SESSION_OPS =
+      List.of(
+          PmixKey.PMIX_SESSION_INSTANTIATE,
+          PmixKey.PMIX_SESSION_PAUSE,
+          PmixKey.PMIX_SESSION_RESUME,
+          PmixKey.PMIX_SESSION_PREEMPT,
+          PmixKey.PMIX_SESSION_RESTORE,
+          PmixKey.PMIX_SESSION_SIGNAL,
+          PmixKey.PMIX_SESSION_TERMINATE,
+          PmixKey.PMIX_SESSION_EXTEND);
+
+  /**
+   * Why a forwarded session control is refused: the DVM passes every session control of a tool up
+   * to its scheduler (seed 000 "Who answers a request"), and this scheduler executes none, since
+   * Flux has no counterpart of them; a session here is a Flux grant, given back by a RELEASE of its
+   * allocation (issue 29, finding 8).
+   */
+  static String notSupportedReason(long sessionId, List<Info> directives) {
+    String op =
+        directives.stream()
+            .map(Info::key)
+            .filter(SESSION_OPS::contains)
+            .map(k -> PmixKey.nameOf(k).orElse(k))
+            .findFirst()
+            .orElse("session control");
+    return op
+        + " of session "
+        + sessionId
+        + ": the DVM's scheduler is the fluxdrm bridge, which takes no session controls from"
+        + " tools (Flux has no counterpart; its sessions are Flux grants: give one back with"
+        + " PMIX_ALLOC_RELEASE of its PMIX_ALLOC_ID, e.g. 'fluxdrm alloc release --alloc-id ID')";
+  }
+
+  /**
+   * A refusal with why, as Flux or the translation said it ({@code sched.realloc}'s DENY note, a
+   * refused key), under {@link FluxScheduler#REASON_KEY}: the requester learns why, not only the
+   * status (issue 29, finding 8).
+   */
+  static StatusInfos withReason(StatusInfos answer, String why) {
+    if (why == null
+        || why.isBlank()
+        || answer.infos().stream().anyMatch(i -> i.key().equals(FluxScheduler.REASON_KEY))) {
+      return answer;
+    }
+    List<Info> infos = new java.util.ArrayList<>(answer.infos());
+    infos.add(new Info(FluxScheduler.REASON_KEY, io.fluxdrm.pmix.PmixDataType.PMIX_STRING, why));
+    return new StatusInfos(answer.status(), infos);
+  }
+}
