@@ -1,7 +1,5 @@
 package io.fluxdrm.sched;
 
-import io.fluxdrm.protocol.JobAccess;
-import io.fluxdrm.protocol.ReallocResponseType;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
@@ -9,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,10 +25,9 @@ import java.util.TreeSet;
  * shrink names resources the job holds, which stay allocated until {@code sched.free} names them
  * (D7). A pass runs after every event that was not refused.
  *
- * <p>Why one class: the alloc queue, the realloc FIFO and the pool are read and changed together by
- * every scheduling pass (a realloc served first changes what the head alloc may take, D4), and
- * split apart each would need the others' private state in the middle of a pass; the pool's own
- * bookkeeping already lives in {@link ResourcePool}.
+ * <p>The realloc FIFO and its decisions live in {@link ReallocQueue}, the pending allocs are {@link
+ * PendingAlloc}s, the running jobs {@link Running}s; the pool's own bookkeeping lives in {@link
+ * ResourcePool}.
  *
  * <p>Not thread-safe: one thread (the service's reactor) owns a core.
  */
@@ -54,74 +50,14 @@ public final class SchedulerCore {
 
   private final Map<Long, PendingAlloc> pendingById = new HashMap<>();
   private final Map<Long, Running> running = new HashMap<>();
-  private final LinkedHashMap<ReallocKey, PendingRealloc> reallocs = new LinkedHashMap<>();
-  private long nextAllocId;
-
-  private static final class PendingAlloc implements SchedulingPolicy.Pending {
-    final long id;
-    long priority;
-    final long userid;
-    final double tSubmit;
-    final ResourceRequest request;
-    boolean feasibilityKnown;
-
-    /** The {@code jobs_ahead} last annotated, or -1 when never annotated. */
-    long annotated = -1;
-
-    PendingAlloc(long id, long priority, long userid, double tSubmit, ResourceRequest request) {
-      this.id = id;
-      this.priority = priority;
-      this.userid = userid;
-      this.tSubmit = tSubmit;
-      this.request = request;
-    }
-
-    @Override
-    public long id() {
-      return id;
-    }
-
-    @Override
-    public long priority() {
-      return priority;
-    }
-
-    @Override
-    public long userid() {
-      return userid;
-    }
-
-    @Override
-    public double tSubmit() {
-      return tSubmit;
-    }
-
-    @Override
-    public ResourceRequest request() {
-      return request;
-    }
-  }
-
-  private static final class Running {
-    final long userid;
-    double expiration;
-
-    Running(long userid, double expiration) {
-      this.userid = userid;
-      this.expiration = expiration;
-    }
-  }
-
-  private record ReallocKey(String sender, long matchtag) {}
-
-  private record PendingRealloc(SchedEvent.Realloc request, long allocId) {}
+  private final ReallocQueue reallocs;
 
   private SchedulerCore(ResourcePool pool, SchedulerOptions options) {
     this.pool = pool;
     this.options = options;
     this.policy = options.policy();
     this.queue = new TreeSet<>(policy.order());
-    this.nextAllocId = options.firstAllocId();
+    this.reallocs = new ReallocQueue(pool, options, running, pendingById);
   }
 
   /**
@@ -162,7 +98,7 @@ public final class SchedulerCore {
 
   /** The next {@code alloc_id} this core will hand out (to persist across restarts). */
   public long nextAllocId() {
-    return nextAllocId;
+    return reallocs.nextAllocId();
   }
 
   /**
@@ -195,11 +131,11 @@ public final class SchedulerCore {
       hello(e, out);
       changed = true;
     } else if (event instanceof SchedEvent.Realloc e) {
-      changed = realloc(e, out);
+      changed = reallocs.realloc(e, out);
     } else if (event instanceof SchedEvent.ReallocCancel e) {
-      changed = reallocCancel(e, out);
+      changed = reallocs.reallocCancel(e, out);
     } else if (event instanceof SchedEvent.Disconnect e) {
-      changed = reallocs.keySet().removeIf(k -> k.sender().equals(e.sender()));
+      changed = reallocs.disconnect(e.sender());
     } else if (event instanceof SchedEvent.ResourceUpdate e) {
       changed = resourceUpdate(e, out);
     } else {
@@ -216,7 +152,7 @@ public final class SchedulerCore {
 
   // ---- RFC 27 --------------------------------------------------------------------------------
 
-  private static String id(long id) {
+  static String id(long id) {
     return Long.toUnsignedString(id);
   }
 
@@ -297,13 +233,7 @@ public final class SchedulerCore {
     out.add(new Decision.Freed(e.id(), freed, e.isFinal()));
     if (e.isFinal()) {
       running.remove(e.id());
-      for (Iterator<PendingRealloc> it = reallocs.values().iterator(); it.hasNext(); ) {
-        PendingRealloc p = it.next();
-        if (p.request().jobId() == e.id()) {
-          it.remove();
-          out.add(reallocDeny(p, "job " + id(e.id()) + " no longer holds resources"));
-        }
-      }
+      reallocs.jobFreed(e.id(), out);
     }
     return true;
   }
@@ -320,13 +250,8 @@ public final class SchedulerCore {
       out.add(new Decision.AllocCancel(e.id()));
       changed = true;
     }
-    for (Iterator<PendingRealloc> it = reallocs.values().iterator(); it.hasNext(); ) {
-      PendingRealloc r = it.next();
-      if (r.request().jobId() == e.id()) {
-        it.remove();
-        out.add(response(r, ReallocResponseType.CANCEL, null, null, null));
-        changed = true;
-      }
+    if (reallocs.cancel(e.id(), out)) {
+      changed = true;
     }
     return changed;
   }
@@ -440,206 +365,25 @@ public final class SchedulerCore {
     return true;
   }
 
-  // ---- RFC 51 --------------------------------------------------------------------------------
-
-  private boolean realloc(SchedEvent.Realloc e, List<Decision> out) {
-    if (!options.realloc()) {
-      out.add(
-          new Decision.ReallocResponse(
-              e.jobId(),
-              e.matchtag(),
-              e.sender(),
-              nextAllocId++,
-              ReallocResponseType.UNSUPPORTED,
-              null,
-              null,
-              null));
-      return false;
-    }
-    ReallocKey key = new ReallocKey(e.sender(), e.matchtag());
-    String job = id(e.jobId());
-    if (reallocs.containsKey(key)) {
-      out.add(
-          reject(
-              e.jobId(),
-              e,
-              Errno.EPROTO,
-              "realloc: matchtag "
-                  + id(e.matchtag())
-                  + " is already pending from this sender (expected: one request per matchtag)"));
-      return false;
-    }
-    if (e.specAdd() == null && e.specSub() == null) {
-      out.add(
-          reject(
-              e.jobId(),
-              e,
-              Errno.EPROTO,
-              "realloc: neither spec_add nor spec_sub (expected: at least one)"));
-      return false;
-    }
-    Running r = running.get(e.jobId());
-    if (r == null) {
-      out.add(
-          pendingById.containsKey(e.jobId())
-              ? reject(
-                  e.jobId(),
-                  e,
-                  Errno.EINVAL,
-                  "realloc: job " + job + " is not running (its alloc is pending)")
-              : reject(e.jobId(), e, Errno.ENOENT, "realloc: unknown job " + job));
-      return false;
-    }
-    // D16: the job's user or the instance owner
-    if (!JobAccess.mayAct(e.userid() == options.instanceOwner(), e.userid(), r.userid)) {
-      out.add(
-          reject(
-              e.jobId(),
-              e,
-              Errno.EPERM,
-              JobAccess.refusalText("realloc", e.userid(), job) + " of user " + r.userid));
-      return false;
-    }
-    reallocs.put(key, new PendingRealloc(e, nextAllocId++));
-    return true;
-  }
-
-  private boolean reallocCancel(SchedEvent.ReallocCancel e, List<Decision> out) {
-    PendingRealloc p = reallocs.remove(new ReallocKey(e.sender(), e.matchtag()));
-    if (p == null) {
-      return false;
-    }
-    out.add(response(p, ReallocResponseType.CANCEL, null, null, null));
-    return true;
-  }
-
-  private static Decision.ReallocResponse response(
-      PendingRealloc p, ReallocResponseType type, ResourceSet add, ResourceSet sub, String note) {
-    SchedEvent.Realloc e = p.request();
-    return new Decision.ReallocResponse(
-        e.jobId(), e.matchtag(), e.sender(), p.allocId(), type, add, sub, note);
-  }
-
-  private static Decision.ReallocResponse reallocDeny(PendingRealloc p, String note) {
-    return response(p, ReallocResponseType.DENY, null, null, note);
-  }
-
-  /** The decision on the realloc, or null when it must wait. */
-  private Decision decideRealloc(PendingRealloc p, double now) {
-    SchedEvent.Realloc e = p.request();
-    Running job = running.get(e.jobId());
-    if (job == null) {
-      return reallocDeny(p, "job " + id(e.jobId()) + " no longer holds resources");
-    }
-    ResourceSet held = pool.allocation(e.jobId()).orElseThrow();
-    List<ResourcePool.Pick> sub = null;
-    if (e.specSub() != null) {
-      ResourceSet releasable = held.diff(pool.releasing(e.jobId()));
-      if (e.r() != null) {
-        String outside = ResourcePool.notWithin(e.r(), releasable);
-        if (outside != null) {
-          return reallocDeny(
-              p,
-              "spec_sub: R names "
-                  + outside
-                  + " that job "
-                  + id(e.jobId())
-                  + " does not hold or is already releasing (expected: a subset of its resources)");
-        }
-        releasable = releasable.diff(releasable.diff(e.r()));
-      }
-      Allocator.Removal rm = Allocator.selectRemoval(pool, releasable, held, e.specSub());
-      if (rm.note() != null) {
-        return reallocDeny(p, rm.note());
-      }
-      sub = rm.picks();
-    }
-    AllocOutcome.Allocated add = null;
-    if (e.specAdd() != null) {
-      ResourceSet mask = e.specSub() == null ? e.r() : null;
-      if (mask != null) {
-        String[] why = new String[1];
-        if (pool.picksOf(mask, why) == null) {
-          return reallocDeny(p, "spec_add: R names resources outside the pool: " + why[0]);
-        }
-      }
-      Allocator.Scope scope = new Allocator.Scope(mask, held.ranks());
-      AllocOutcome outcome = Allocator.allocate(pool, e.specAdd(), scope);
-      if (outcome instanceof AllocOutcome.Infeasible inf) {
-        return reallocDeny(p, inf.note());
-      }
-      if (outcome instanceof AllocOutcome.InsufficientNow) {
-        return null;
-      }
-      add = (AllocOutcome.Allocated) outcome;
-    }
-    ResourceSet addR = null;
-    if (add != null) {
-      pool.grant(e.jobId(), add.picks());
-      addR = add.r().withNslots(add.nslots()).withTimes(now, job.expiration);
-    }
-    ResourceSet subR = null;
-    if (sub != null) {
-      subR = pool.build(sub);
-      pool.markReleasing(e.jobId(), subR);
-    }
-    return response(p, ReallocResponseType.SUCCESS, addR, subR, null);
-  }
-
   // ---- scheduling pass -----------------------------------------------------------------------
 
   private void schedule(double now, List<Decision> out) {
     switch (options.reallocOrder()) {
       case REALLOC_FIRST:
-        serveReallocs(now, out);
+        reallocs.serve(now, out);
         serveAllocs(now, out);
         break;
       case REALLOC_FIRST_BLOCKING:
-        if (serveReallocs(now, out)) {
+        if (reallocs.serve(now, out)) {
           serveAllocs(now, out);
         }
         break;
       case ALLOC_FIRST:
         serveAllocs(now, out);
-        serveReallocs(now, out);
+        reallocs.serve(now, out);
         break;
       default:
         throw new IllegalStateException("unknown order " + options.reallocOrder());
-    }
-  }
-
-  /**
-   * Serves the realloc FIFO; false when its head must wait. Behind a waiting head, requests that
-   * only shrink are decided at once (D142): they take nothing from the pool, so they cannot get
-   * ahead of anyone, and holding them back could keep the waiting grow from ever getting the
-   * resources they give up.
-   */
-  private boolean serveReallocs(double now, List<Decision> out) {
-    while (!reallocs.isEmpty()) {
-      Map.Entry<ReallocKey, PendingRealloc> head = reallocs.entrySet().iterator().next();
-      Decision d = decideRealloc(head.getValue(), now);
-      if (d == null) {
-        serveShrinksBehindWaitingHead(now, out);
-        return false;
-      }
-      reallocs.remove(head.getKey());
-      out.add(d);
-    }
-    return true;
-  }
-
-  private void serveShrinksBehindWaitingHead(double now, List<Decision> out) {
-    for (Iterator<PendingRealloc> it = reallocs.values().iterator(); it.hasNext(); ) {
-      PendingRealloc p = it.next();
-      if (p.request().specAdd() != null) {
-        continue;
-      }
-      Decision d = decideRealloc(p, now);
-      if (d == null) {
-        throw new IllegalStateException("a shrink cannot wait");
-      }
-      it.remove();
-      out.add(d);
     }
   }
 
@@ -694,7 +438,7 @@ public final class SchedulerCore {
     }
   }
 
-  private static Decision.Rejected reject(long job, SchedEvent e, int errnum, String message) {
+  static Decision.Rejected reject(long job, SchedEvent e, int errnum, String message) {
     return new Decision.Rejected(job, e, errnum, message);
   }
 }
