@@ -181,7 +181,7 @@ final class ReallocQueue {
     if (e.specSub() != null) {
       ResourceSet releasable = held.diff(pool.releasing(e.jobId()));
       if (e.r() != null) {
-        String outside = ResourcePool.notWithin(e.r(), releasable);
+        String outside = PoolR.notWithin(e.r(), releasable);
         if (outside != null) {
           return reallocDeny(
               p,

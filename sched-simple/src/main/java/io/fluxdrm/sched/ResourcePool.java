@@ -1,30 +1,23 @@
 package io.fluxdrm.sched;
 
-import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.PrimitiveIterator;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * The allocation state of one scheduler: the pool R, which ranks are up, which cores and GPUs are
  * free, what each job holds, and what each job holds that is being released (granted in a shrink,
  * not yet named by {@code sched.free}: still the job's, never handed out, D7). It is the one
- * mutable class of the core; every query returns a new immutable {@link ResourceSet}.
+ * mutable class of the core (with the helpers it owns); every query returns a new immutable {@link
+ * ResourceSet}.
  *
  * <p>The scheduler allocates cores and GPUs (as flux-core's sched-simple); other resource types of
  * the pool R are neither tracked nor handed out. Up ranks are kept in the order of the pool's
@@ -35,38 +28,29 @@ import java.util.TreeSet;
  * allocated = ∅, no resource held by two jobs, each job's R within the pool, nothing being released
  * is free.
  *
- * <p>Why one class: the free sets, the per-job holdings, the releasing sets and the allocation
- * order are four views of one state that every change (allocate, grow, shrink, free, rank up or
- * down) must update together for those conservation rules to hold; split, each piece would expose
- * its internals to the others.
+ * <p>The per-rank state and the index of up ranks, which the allocation path reads rank by rank,
+ * live here; the pool R and how picks are named as R live in {@link PoolR}, what each job holds in
+ * {@link Holdings}, and the check of the conservation rules in {@link PoolInvariants}.
  */
 public final class ResourcePool {
 
   /** Most cores (or GPUs) one rank may have: the width of a field of an {@link AllocMode} key. */
   static final int MAX_PER_RANK = (1 << 21) - 1;
 
-  /**
-   * The R acquired, as given; {@link #all} is derived from it after a shrink or property update.
-   */
-  private final ResourceSet acquired;
-
-  private ResourceSet all;
   private final int[] ranks;
   private final String[] hosts;
-  private final boolean hasNodelist;
+
+  /** The properties of each rank, by position: {@link PoolR}'s list, which changes them. */
   private final List<Set<String>> properties;
 
   /** Ranks removed from the instance (RFC 28 {@code shrink}): never up, never free again. */
   private final boolean[] removed;
 
-  private double expiration;
   private final IdSet[] totalCores;
   private final IdSet[] totalGpus;
   private final IdSet[] freeCores;
   private final IdSet[] freeGpus;
   private final boolean[] up;
-  private long coreCount;
-  private long gpuCount;
 
   /** How ranks are chosen: the order of {@link #order}. */
   private final AllocMode mode;
@@ -74,22 +58,16 @@ public final class ResourcePool {
   /** Up ranks by the mode's key; see {@link #key(int)}. */
   private final TreeSet<Long> order = new TreeSet<>();
 
-  /** The pool's {@code scheduling} value on an R without targets, or null when it has none. */
-  private final ResourceSet schedulingCarrier;
+  private final Holdings jobs = new Holdings();
 
-  private final Map<Long, Holding> jobs = new HashMap<>();
-
-  /** What one job holds, and the part of it being released. */
-  private record Holding(ResourceSet held, ResourceSet releasing) {}
+  /** How the pool names its resources as R. */
+  private final PoolR names;
 
   /** One rank's share of an allocation: position in the pool, cores and GPUs. */
   record Pick(int pos, IdSet cores, IdSet gpus) {}
 
   private ResourcePool(ResourceSet all, AllocMode mode) {
     this.mode = mode;
-    this.acquired = all;
-    this.all = all;
-    this.expiration = all.expiration();
     IdSet rs = all.ranks();
     int n = (int) rs.count();
     if (n > MAX_PER_RANK) {
@@ -103,7 +81,6 @@ public final class ResourcePool {
     freeGpus = new IdSet[n];
     up = new boolean[n];
     removed = new boolean[n];
-    List<Set<String>> props = new ArrayList<>(n);
     long cores = 0;
     long gpus = 0;
     for (int i = 0; i < n; i++) {
@@ -130,30 +107,13 @@ public final class ResourcePool {
       freeGpus[i] = totalGpus[i];
       cores += totalCores[i].count();
       gpus += totalGpus[i].count();
-      props.add(new HashSet<>());
     }
-    for (Map.Entry<String, IdSet> e : all.properties().entrySet()) {
-      for (PrimitiveIterator.OfInt it = e.getValue().iterator(); it.hasNext(); ) {
-        props.get(position(it.nextInt())).add(e.getKey());
-      }
-    }
-    List<Set<String>> frozen = new ArrayList<>(n);
-    for (Set<String> p : props) {
-      frozen.add(p.isEmpty() ? Set.of() : Collections.unmodifiableSet(p));
-    }
-    properties = new ArrayList<>(frozen);
-    coreCount = cores;
-    gpuCount = gpus;
-    boolean named = n > 0;
-    for (String h : hosts) {
-      named &= h != null;
-    }
-    hasNodelist = named;
-    schedulingCarrier = all.scheduling() == null ? null : all.removeRanks(rs).withTimes(0, 0);
     for (int i = 0; i < n; i++) {
       up[i] = true;
       order.add(key(i));
     }
+    names = new PoolR(this, all, cores, gpus);
+    properties = names.properties();
   }
 
   /**
@@ -188,98 +148,62 @@ public final class ResourcePool {
    * them, with the current properties and expiration.
    */
   public ResourceSet all() {
-    return all;
+    return names.all();
   }
 
   /** The instance expiration (seconds since the epoch, 0 for none). */
   public double expiration() {
-    return expiration;
+    return names.expiration();
   }
 
   /** The ranks removed from the instance by a shrink. */
   public IdSet removedRanks() {
-    IdSet.Builder b = IdSet.builder();
-    for (int i = 0; i < ranks.length; i++) {
-      if (removed[i]) {
-        b.add(ranks[i]);
-      }
-    }
-    return b.build();
+    return names.removedRanks();
   }
 
   /** The free cores and GPUs, on up and down ranks alike. */
   public ResourceSet free() {
-    List<Pick> picks = new ArrayList<>();
-    for (int i = 0; i < ranks.length; i++) {
-      if (!freeCores[i].isEmpty() || !freeGpus[i].isEmpty()) {
-        picks.add(new Pick(i, freeCores[i], freeGpus[i]));
-      }
-    }
-    return build(picks);
+    return names.free();
   }
 
   /** Everything some job holds (being released included). */
   public ResourceSet allocated() {
-    List<Pick> picks = new ArrayList<>();
-    for (int i = 0; i < ranks.length; i++) {
-      IdSet c = totalCores[i].difference(freeCores[i]);
-      IdSet g = totalGpus[i].difference(freeGpus[i]);
-      if (!c.isEmpty() || !g.isEmpty()) {
-        picks.add(new Pick(i, c, g));
-      }
-    }
-    return build(picks);
+    return names.allocated();
   }
 
   /** The ranks that are down. */
   public IdSet downRanks() {
-    IdSet.Builder b = IdSet.builder();
-    for (int i = 0; i < ranks.length; i++) {
-      if (!up[i]) {
-        b.add(ranks[i]);
-      }
-    }
-    return b.build();
+    return names.downRanks();
   }
 
   /** The resources of the down ranks, as {@code sched.resource-status} reports them. */
   public ResourceSet down() {
-    List<Pick> picks = new ArrayList<>();
-    for (int i = 0; i < ranks.length; i++) {
-      if (!up[i] && !removed[i]) {
-        picks.add(new Pick(i, totalCores[i], totalGpus[i]));
-      }
-    }
-    return build(picks);
+    return names.down();
   }
 
   /** What {@code job} holds, being released included; empty when it holds nothing. */
   public Optional<ResourceSet> allocation(long job) {
-    Holding h = jobs.get(job);
-    return h == null ? Optional.empty() : Optional.of(h.held);
+    return jobs.allocation(job);
   }
 
   /** What {@code job} holds that a granted shrink is releasing; empty when nothing. */
   public ResourceSet releasing(long job) {
-    Holding h = jobs.get(job);
-    return h == null ? ResourceSet.empty() : h.releasing;
+    return jobs.releasing(job);
   }
 
   /** The jobs that hold an allocation, in unsigned id order. */
   public List<Long> jobs() {
-    List<Long> ids = new ArrayList<>(jobs.keySet());
-    ids.sort(Long::compareUnsigned);
-    return Collections.unmodifiableList(ids);
+    return jobs.jobs();
   }
 
   /** Total cores of the pool. */
   public long coreCount() {
-    return coreCount;
+    return names.coreCount();
   }
 
   /** Total GPUs of the pool. */
   public long gpuCount() {
-    return gpuCount;
+    return names.gpuCount();
   }
 
   // ---- package-private access for the allocator -------------------------------------------
@@ -344,6 +268,16 @@ public final class ResourcePool {
     return mode.key(freeCores[pos].count(), freeGpus[pos].count(), pos);
   }
 
+  /** Whether the up rank at {@code pos} is in the index under its current key. */
+  boolean indexed(int pos) {
+    return order.contains(key(pos));
+  }
+
+  /** The number of entries of the index. */
+  int indexedCount() {
+    return order.size();
+  }
+
   // ---- building R ---------------------------------------------------------------------------
 
   /**
@@ -351,48 +285,7 @@ public final class ResourcePool {
    * instance-local ({@code +}) ones, and the pool's {@code scheduling} value; no times, no nslots.
    */
   ResourceSet build(List<Pick> picks) {
-    if (picks.isEmpty()) {
-      return ResourceSet.empty();
-    }
-    List<Pick> sorted = new ArrayList<>(picks);
-    sorted.sort(Comparator.comparingInt(Pick::pos));
-    Map<List<IdSet>, List<Pick>> groups = new LinkedHashMap<>();
-    for (Pick p : sorted) {
-      groups.computeIfAbsent(List.of(p.cores(), p.gpus()), k -> new ArrayList<>()).add(p);
-    }
-    ResourceSet r = null;
-    Map<String, IdSet.Builder> props = new TreeMap<>();
-    for (List<Pick> g : groups.values()) {
-      IdSet.Builder rb = IdSet.builder();
-      List<String> names = hasNodelist ? new ArrayList<>(g.size()) : null;
-      for (Pick p : g) {
-        rb.add(ranks[p.pos()]);
-        if (names != null) {
-          names.add(hosts[p.pos()]);
-        }
-        for (String prop : properties.get(p.pos())) {
-          if (!prop.startsWith("+")) {
-            props.computeIfAbsent(prop, k -> IdSet.builder()).add(ranks[p.pos()]);
-          }
-        }
-      }
-      ResourceSet part =
-          ResourceSet.of(
-              rb.build(),
-              g.get(0).cores(),
-              g.get(0).gpus(),
-              names == null ? null : Hostlist.of(names));
-      r = r == null ? part : r.append(part);
-    }
-    if (!props.isEmpty()) {
-      Map<String, IdSet> p = new LinkedHashMap<>();
-      props.forEach((k, v) -> p.put(k, v.build()));
-      r = r.withProperties(p);
-    }
-    if (schedulingCarrier != null) {
-      r = r.union(schedulingCarrier);
-    }
-    return r;
+    return names.build(picks);
   }
 
   /**
@@ -400,45 +293,7 @@ public final class ResourcePool {
    * a rank or a resource the pool does not have.
    */
   List<Pick> picksOf(ResourceSet r, String[] why) {
-    List<Pick> picks = new ArrayList<>();
-    for (PrimitiveIterator.OfInt it = r.ranks().iterator(); it.hasNext(); ) {
-      int rank = it.nextInt();
-      int pos = position(rank);
-      if (pos < 0) {
-        why[0] = "rank " + rank + " is not in the pool";
-        return null;
-      }
-      IdSet c = r.resources(rank, "core");
-      IdSet g = r.resources(rank, "gpu");
-      if (!c.isSubsetOf(totalCores[pos])) {
-        why[0] = "rank " + rank + " has no core " + c.difference(totalCores[pos]);
-        return null;
-      }
-      if (!g.isSubsetOf(totalGpus[pos])) {
-        why[0] = "rank " + rank + " has no gpu " + g.difference(totalGpus[pos]);
-        return null;
-      }
-      if (!c.isEmpty() || !g.isEmpty()) {
-        picks.add(new Pick(pos, c, g));
-      }
-    }
-    return picks;
-  }
-
-  /**
-   * Null when {@code inner}'s cores and GPUs are all in {@code outer}, else the first that is not.
-   */
-  static String notWithin(ResourceSet inner, ResourceSet outer) {
-    for (PrimitiveIterator.OfInt it = inner.ranks().iterator(); it.hasNext(); ) {
-      int rank = it.nextInt();
-      for (String type : new String[] {"core", "gpu"}) {
-        IdSet extra = inner.resources(rank, type).difference(outer.resources(rank, type));
-        if (!extra.isEmpty()) {
-          return "rank" + rank + "/" + type + extra.encode(IdSet.Style.BRACKETS);
-        }
-      }
-    }
-    return null;
+    return names.picksOf(r, why);
   }
 
   // ---- mutations (the core's) ---------------------------------------------------------------
@@ -477,12 +332,7 @@ public final class ResourcePool {
           freeGpus[p.pos()].difference(p.gpus()));
     }
     ResourceSet r = build(picks);
-    Holding h = jobs.get(job);
-    jobs.put(
-        job,
-        h == null
-            ? new Holding(r, ResourceSet.empty())
-            : new Holding(h.held.union(r), h.releasing));
+    jobs.add(job, r);
     return r;
   }
 
@@ -513,12 +363,7 @@ public final class ResourcePool {
 
   /** Marks {@code r} (within what {@code job} holds) as being released. */
   void markReleasing(long job, ResourceSet r) {
-    Holding h = jobs.get(job);
-    if (h == null || notWithin(r, h.held) != null) {
-      throw new IllegalStateException(
-          "releasing for job " + Long.toUnsignedString(job) + ": not held");
-    }
-    jobs.put(job, new Holding(h.held, h.releasing.union(r)));
+    jobs.markReleasing(job, r);
   }
 
   /**
@@ -526,11 +371,11 @@ public final class ResourcePool {
    * returns what was freed. The caller has checked that {@code r} is within the holding.
    */
   ResourceSet release(long job, ResourceSet r, boolean all) {
-    Holding h = jobs.get(job);
-    if (h == null) {
+    Optional<ResourceSet> held = jobs.allocation(job);
+    if (held.isEmpty()) {
       throw new IllegalStateException("release for job " + Long.toUnsignedString(job));
     }
-    ResourceSet gone = all ? h.held : r;
+    ResourceSet gone = all ? held.get() : r;
     String[] why = new String[1];
     List<Pick> picks = picksOf(gone, why);
     if (picks == null) {
@@ -548,13 +393,9 @@ public final class ResourcePool {
         setFree(p.pos(), freeCores[p.pos()].union(p.cores()), freeGpus[p.pos()].union(p.gpus()));
       }
     }
-    if (all) {
-      jobs.remove(job);
-    } else {
-      jobs.put(job, new Holding(h.held.diff(freed), h.releasing.diff(freed)));
-    }
+    jobs.released(job, freed, all);
     if (shrunk) {
-      derive();
+      names.derive();
     }
     return freed;
   }
@@ -573,7 +414,7 @@ public final class ResourcePool {
       }
     }
     if (shrunk) {
-      derive();
+      names.derive();
     }
   }
 
@@ -601,14 +442,13 @@ public final class ResourcePool {
       changed = true;
     }
     if (changed) {
-      derive();
+      names.derive();
     }
   }
 
   /** Sets the instance expiration ({@code resource.acquire} {@code expiration}). */
   void expiration(double e) {
-    expiration = e;
-    all = all.withTimes(all.starttime(), e);
+    names.expiration(e);
   }
 
   /** A checked property update: {@link #error} is null when {@link #apply} may run. */
@@ -623,90 +463,12 @@ public final class ResourcePool {
    * of the pool); the update removes, then adds.
    */
   PropertyUpdate checkProperties(Map<String, IdSet> remove, Map<String, IdSet> add) {
-    for (Map<String, IdSet> props : List.of(remove, add)) {
-      try {
-        acquired.withProperties(props);
-      } catch (io.fluxdrm.rset.RsetException e) {
-        return new PropertyUpdate(e.getMessage(), () -> {});
-      }
-    }
-    return new PropertyUpdate(
-        null,
-        () -> {
-          if (!remove.isEmpty() || !add.isEmpty()) {
-            change(remove, false);
-            change(add, true);
-            derive();
-          }
-        });
-  }
-
-  private void change(Map<String, IdSet> props, boolean add) {
-    for (Map.Entry<String, IdSet> e : props.entrySet()) {
-      for (PrimitiveIterator.OfInt it = e.getValue().iterator(); it.hasNext(); ) {
-        int pos = position(it.nextInt());
-        Set<String> next = new HashSet<>(properties.get(pos));
-        if (add) {
-          next.add(e.getKey());
-        } else {
-          next.remove(e.getKey());
-        }
-        properties.set(pos, next.isEmpty() ? Set.of() : Collections.unmodifiableSet(next));
-      }
-    }
-  }
-
-  /** Recomputes {@link #all}, the counts, from the acquired R, removals and properties. */
-  private void derive() {
-    IdSet.Builder gone = IdSet.builder();
-    List<Pick> remnant = new ArrayList<>();
-    long cores = 0;
-    long gpus = 0;
-    for (int i = 0; i < ranks.length; i++) {
-      if (removed[i]) {
-        gone.add(ranks[i]);
-        if (!totalCores[i].isEmpty() || !totalGpus[i].isEmpty()) {
-          remnant.add(new Pick(i, totalCores[i], totalGpus[i]));
-        }
-      }
-      cores += totalCores[i].count();
-      gpus += totalGpus[i].count();
-    }
-    coreCount = cores;
-    gpuCount = gpus;
-    ResourceSet r = acquired.removeRanks(gone.build());
-    if (!remnant.isEmpty()) {
-      r = r.union(build(remnant));
-    }
-    com.fasterxml.jackson.databind.JsonNode json = r.toJson().deepCopy();
-    com.fasterxml.jackson.databind.node.ObjectNode exec =
-        (com.fasterxml.jackson.databind.node.ObjectNode) json.get("execution");
-    exec.remove("properties");
-    Map<String, IdSet.Builder> props = new TreeMap<>();
-    for (PrimitiveIterator.OfInt it = r.ranks().iterator(); it.hasNext(); ) {
-      int rank = it.nextInt();
-      for (String p : properties.get(position(rank))) {
-        props.computeIfAbsent(p, k -> IdSet.builder()).add(rank);
-      }
-    }
-    if (!props.isEmpty()) {
-      com.fasterxml.jackson.databind.node.ObjectNode po = exec.putObject("properties");
-      props.forEach((k, v) -> po.put(k, v.build().toString()));
-    }
-    all = ResourceSet.fromJson(json).withTimes(acquired.starttime(), expiration);
+    return names.checkProperties(remove, add);
   }
 
   /** Null when every rank of {@code rs} is in the pool, else the first that is not. */
   String unknownRanks(IdSet rs) {
-    IdSet.Builder b = IdSet.builder();
-    for (PrimitiveIterator.OfInt it = rs.iterator(); it.hasNext(); ) {
-      int r = it.nextInt();
-      if (position(r) < 0) {
-        b.add(r);
-      }
-    }
-    IdSet missing = b.build();
-    return missing.isEmpty() ? null : missing.toString();
+    return names.unknownRanks(rs);
   }
 
   /** Marks ranks up or down; all must be in the pool; removed ranks stay down. */
@@ -733,83 +495,6 @@ public final class ResourcePool {
    * @throws IllegalStateException naming the first rule broken
    */
   public void checkInvariants() {
-    IdSet[] seenCores = freeCores.clone();
-    IdSet[] seenGpus = freeGpus.clone();
-    for (int i = 0; i < ranks.length; i++) {
-      if (!freeCores[i].isSubsetOf(totalCores[i]) || !freeGpus[i].isSubsetOf(totalGpus[i])) {
-        throw new IllegalStateException("rank " + ranks[i] + ": free resources outside the pool");
-      }
-    }
-    for (Long job : jobs()) {
-      Holding h = jobs.get(job);
-      String id = Long.toUnsignedString(job);
-      for (PrimitiveIterator.OfInt it = h.held.ranks().iterator(); it.hasNext(); ) {
-        int rank = it.nextInt();
-        int pos = position(rank);
-        if (pos < 0) {
-          throw new IllegalStateException(
-              "job " + id + " holds rank " + rank + " outside the pool");
-        }
-        IdSet c = h.held.resources(rank, "core");
-        IdSet g = h.held.resources(rank, "gpu");
-        if (!c.isSubsetOf(totalCores[pos]) || !g.isSubsetOf(totalGpus[pos])) {
-          throw new IllegalStateException(
-              "job " + id + " holds resources of rank " + rank + " outside the pool");
-        }
-        if (c.intersects(seenCores[pos]) || g.intersects(seenGpus[pos])) {
-          throw new IllegalStateException(
-              "job "
-                  + id
-                  + " holds resources of rank "
-                  + rank
-                  + " that are free or held by another job");
-        }
-        seenCores[pos] = seenCores[pos].union(c);
-        seenGpus[pos] = seenGpus[pos].union(g);
-      }
-      String outside = notWithin(h.releasing, h.held);
-      if (outside != null) {
-        throw new IllegalStateException(
-            "job " + id + " is releasing " + outside + " that it does not hold");
-      }
-      for (PrimitiveIterator.OfInt it = h.releasing.ranks().iterator(); it.hasNext(); ) {
-        int rank = it.nextInt();
-        int pos = position(rank);
-        if (h.releasing.resources(rank, "core").intersects(freeCores[pos])
-            || h.releasing.resources(rank, "gpu").intersects(freeGpus[pos])) {
-          throw new IllegalStateException(
-              "job " + id + " is releasing resources of rank " + rank + " that are free");
-        }
-      }
-    }
-    for (int i = 0; i < ranks.length; i++) {
-      if (!seenCores[i].equals(totalCores[i]) || !seenGpus[i].equals(totalGpus[i])) {
-        throw new IllegalStateException(
-            "rank " + ranks[i] + ": free and allocated resources do not make up the pool");
-      }
-    }
-    for (int i = 0; i < ranks.length; i++) {
-      if (removed[i] && (up[i] || !freeCores[i].isEmpty() || !freeGpus[i].isEmpty())) {
-        throw new IllegalStateException("rank " + ranks[i] + " was removed but is up or free");
-      }
-      boolean listed = all.ranks().contains(ranks[i]);
-      boolean has = !totalCores[i].isEmpty() || !totalGpus[i].isEmpty();
-      if (removed[i] ? listed != has : !listed) {
-        throw new IllegalStateException("rank " + ranks[i] + ": the pool R does not match");
-      }
-    }
-    int ups = 0;
-    for (int i = 0; i < ranks.length; i++) {
-      if (up[i]) {
-        ups++;
-        if (!order.contains(key(i))) {
-          throw new IllegalStateException(
-              "rank " + ranks[i] + " missing from the " + mode + " order");
-        }
-      }
-    }
-    if (ups != order.size()) {
-      throw new IllegalStateException("the " + mode + " order holds stale entries");
-    }
+    PoolInvariants.check(this);
   }
 }

@@ -215,7 +215,7 @@ public final class SchedulerCore {
       return false;
     }
     ResourceSet held = pool.allocation(e.id()).orElseThrow();
-    String outside = ResourcePool.notWithin(e.r(), held);
+    String outside = PoolR.notWithin(e.r(), held);
     if (outside != null) {
       out.add(
           reject(
