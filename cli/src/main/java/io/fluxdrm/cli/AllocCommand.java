@@ -14,14 +14,15 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code fluxdrm alloc}: {@code PMIx_Allocation_request} against a running {@code fluxdrm dvm}
- * (seeds 001, 002), one subcommand per directive, as PRRTE's {@code examples/elastic} and its
- * dockerswarm copy (spec/pmix/02 §5). Prints the status by name and the answer's infos; exits 0
- * only on {@code PMIX_SUCCESS}.
+ * (PRRTE §7.4.3 Flow-of-Control and PR #1904), one subcommand per directive, as PRRTE's {@code
+ * examples/elastic} and its dockerswarm copy. Prints the status by name and the answer's infos;
+ * exits 0 only on {@code PMIX_SUCCESS}.
  */
 @Command(
     name = "alloc",
     mixinStandardHelpOptions = true,
-    header = "PMIx allocation requests to a running 'fluxdrm dvm' (seeds 001, 002).",
+    header =
+        "PMIx allocation requests to a running 'fluxdrm dvm' (PRRTE §7.4.3 Flow-of-Control and PR #1904).",
     description =
         "Prints the PMIx status by name, then the answer's infos (JSON with --json); "
             + "with --wait, then the second-phase event as it arrives ('event "

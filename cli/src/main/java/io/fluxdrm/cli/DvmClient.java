@@ -141,9 +141,9 @@ final class DvmClient {
   /**
    * As {@link #run(Options, PrintWriter, PrintWriter, String, String, Function)}; with {@code
    * phases}, an accepted request is followed to its second phase (an elastic DVM's {@code
-   * PMIX_DVM_IS_READY} or {@code PMIX_ERR_DVM_MOD}, directed to this client, spec/pmix/03 §5): the
-   * answer is printed as it arrives, then the event, and the exit status is 0 only for {@code
-   * PMIX_DVM_IS_READY}.
+   * PMIX_DVM_IS_READY} or {@code PMIX_ERR_DVM_MOD}, directed to this client, PRRTE elastic-DVM
+   * spec, two-phase answer): the answer is printed as it arrives, then the event, and the exit
+   * status is 0 only for {@code PMIX_DVM_IS_READY}.
    */
   static int run(
       Options o,

@@ -29,9 +29,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code fluxdrm dvm}: the reference DVM as a process on its own hub, as {@code prte --daemonize}
- * (seed 000 "Trying it out"). On one machine its "nodes" are names: every proc runs here, as a real
- * process (or none with {@code --simulated}). Clients ({@code fluxdrm sessionctrl}, {@code fluxdrm
- * alloc}, a scheduler) reach it through the hub (decision D370).
+ * (PRRTE §7.4.4.5 "Trying it out"). On one machine its "nodes" are names: every proc runs here, as
+ * a real process (or none with {@code --simulated}). Clients ({@code fluxdrm sessionctrl}, {@code
+ * fluxdrm alloc}, a scheduler) reach it through the hub (decision D370).
  */
 @Command(
     name = "dvm",
@@ -112,7 +112,7 @@ final class DvmCommand implements Callable<Integer> {
           "Elastic mode (prte_elastic_mode=1; off by default, as in PRRTE): grow and shrink"
               + " campaigns behind a launch fence, jobs held during size changes, a failed grow"
               + " rolled back, and the second-phase event PMIX_DVM_IS_READY or PMIX_ERR_DVM_MOD"
-              + " (seed 003, docs/elastic.md)")
+              + " (PRRTE's elastic-DVM spec, docs/elastic.md)")
   boolean elastic;
 
   @Option(

@@ -18,15 +18,15 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code fluxdrm sessionctrl}: PMIx session control against a running {@code fluxdrm dvm}, as
- * PRRTE's {@code examples/sessionctrl} does against a running DVM (seed 000 "Trying it out";
- * spec/pmix/02 §5). Each subcommand sends one {@code PMIx_Session_control} with {@code
- * PMIX_SESSION_CTRL_ID="fluxdrm-sessionctrl"}, prints the status by name and the answer's infos,
- * and exits 0 only on {@code PMIX_SUCCESS}.
+ * PRRTE's {@code examples/sessionctrl} does against a running DVM (PRRTE §7.4.4.5 "Trying it out";
+ * PRRTE's examples/sessionctrl.c). Each subcommand sends one {@code PMIx_Session_control} with
+ * {@code PMIX_SESSION_CTRL_ID="fluxdrm-sessionctrl"}, prints the status by name and the answer's
+ * infos, and exits 0 only on {@code PMIX_SUCCESS}.
  */
 @Command(
     name = "sessionctrl",
     mixinStandardHelpOptions = true,
-    header = "PMIx session control of a running 'fluxdrm dvm' (seed 000).",
+    header = "PMIx session control of a running 'fluxdrm dvm' (PRRTE §7.4.4 Session Control).",
     description =
         "ID is a session id (0 to 4294967294) or 'all' (every session you control). "
             + "Prints the PMIx status by name, then the answer's infos (JSON with --json); "
@@ -248,7 +248,7 @@ final class SessionCtrlCommand {
       }
       n = Integer.parseInt(signal);
       List<Info> d = new ArrayList<>();
-      // range refusals (n <= 0 BAD_PARAM, seed 000 "Signal"; n > 64) are the DVM's to make
+      // range refusals (n <= 0 BAD_PARAM, PRRTE §7.4.4.2.4 "Signal"; n > 64) are the DVM's to make
       d.add(Info.of(PmixKey.PMIX_SESSION_SIGNAL, n));
       nspaces.forEach(ns -> d.add(Info.of(PmixKey.PMIX_NSPACE, ns)));
       return d;

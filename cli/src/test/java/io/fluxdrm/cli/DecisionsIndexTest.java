@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -18,9 +19,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code docs/decisions.md} is the index of {@code docs/decisions/DNNN.md}: this test checks every
- * decision file's header, the cross references between decisions, and that the index table lists
- * exactly the files, as they say. With {@code -Dfluxdrm.decisions.write=true} it rewrites the table
- * instead of failing on it.
+ * decision file's header, the cross references between decisions, and that the index lists exactly
+ * the files, as they say, grouped by topic: one section per topic, the first module of a file's
+ * {@code Module} field, in the order of {@link #TOPICS} (decision D561). With {@code
+ * -Dfluxdrm.decisions.write=true} it rewrites the sections instead of failing on them.
  */
 class DecisionsIndexTest {
 
@@ -30,6 +32,28 @@ class DecisionsIndexTest {
   private static final Pattern STATUS =
       Pattern.compile(
           "Status: (accepted|superseded by (D\\d+(?:, D\\d+)*)) · Module: (\\S.*?) · Supersedes: (—|D\\d+(?:, D\\d+)*)");
+
+  /** The topics in the order of the module graph; a module not named here comes after them. */
+  static final List<String> TOPICS =
+      List.of(
+          "all",
+          "schemas",
+          "rset",
+          "jobspec",
+          "rpc",
+          "protocol",
+          "sched-simple",
+          "job-manager",
+          "shell-plugin",
+          "pmix",
+          "bridge",
+          "dvm",
+          "pmix-native",
+          "cli",
+          "testkit");
+
+  private static final String SECTION = "## Topic: ";
+  private static final String REGENERATE = "-Dfluxdrm.decisions.write=true";
   private static final String TABLE_HEAD =
       "| decision | title | status | superseded by | supersedes | module |\n"
           + "| --- | --- | --- | --- | --- | --- |\n";
@@ -76,6 +100,32 @@ class DecisionsIndexTest {
 
   private static List<String> list(String s) {
     return s == null || s.equals("—") ? List.of() : List.of(s.split(", "));
+  }
+
+  /** The topic of a decision: the first module its {@code Module} field names. */
+  static String topic(Decision d) {
+    return d.module().split(",")[0].strip();
+  }
+
+  /** The index: one section per topic, each its table in decision order. */
+  static String sections(List<Decision> ds) {
+    Map<String, List<Decision>> byTopic =
+        new TreeMap<>(Comparator.comparing(DecisionsIndexTest::rank));
+    for (Decision d : ds) {
+      byTopic.computeIfAbsent(topic(d), k -> new ArrayList<>()).add(d);
+    }
+    StringBuilder b = new StringBuilder();
+    byTopic.forEach(
+        (topic, in) -> {
+          b.append(b.length() == 0 ? "" : "\n").append(SECTION).append(topic).append("\n\n");
+          b.append(table(in));
+        });
+    return b.toString();
+  }
+
+  private static String rank(String topic) {
+    int i = TOPICS.indexOf(topic);
+    return String.format("%03d %s", i < 0 ? TOPICS.size() : i, topic);
   }
 
   static String table(List<Decision> ds) {
@@ -128,15 +178,32 @@ class DecisionsIndexTest {
   void index_listsExactlyTheDecisionFiles() throws IOException {
     Path index = DOCS.resolve("decisions.md");
     String text = Files.readString(index, StandardCharsets.UTF_8);
-    int at = text.indexOf(TABLE_HEAD);
-    assertThat(at).as("docs/decisions.md has the index table").isNotNegative();
-    String expected = table(read(DOCS.resolve("decisions")));
+    int at = text.indexOf(SECTION);
+    assertThat(at).as("docs/decisions.md has the index sections").isNotNegative();
+    assertThat(text.substring(0, at))
+        .as("docs/decisions.md's header keeps the command that regenerates the index")
+        .contains(REGENERATE);
+    String expected = sections(read(DOCS.resolve("decisions")));
     if (Boolean.getBoolean("fluxdrm.decisions.write")) {
       Files.writeString(index, text.substring(0, at) + expected, StandardCharsets.UTF_8);
       text = Files.readString(index, StandardCharsets.UTF_8);
     }
     assertThat(text.substring(at))
-        .as("docs/decisions.md's table (regenerate with -Dfluxdrm.decisions.write=true)")
+        .as("docs/decisions.md's sections (regenerate with " + REGENERATE + ")")
         .isEqualTo(expected);
+  }
+
+  @Test
+  void sections_groupByTheFirstModuleInTheOrderOfTheGraph() {
+    Decision a = new Decision(7, "D007.md", "a", List.of(), "dvm, cli", List.of());
+    Decision b = new Decision(3, "D003.md", "b", List.of(), "all", List.of());
+    Decision c = new Decision(9, "D009.md", "c", List.of(), "flux-plugin", List.of());
+    Decision d = new Decision(8, "D008.md", "d", List.of(), "dvm", List.of());
+    String s = sections(List.of(a, b, c, d));
+    assertThat(s).startsWith(SECTION + "all\n\n" + TABLE_HEAD + "| [D3](decisions/D003.md) | b |");
+    assertThat(s.indexOf(SECTION + "dvm")).isLessThan(s.indexOf(SECTION + "flux-plugin"));
+    assertThat(s.substring(s.indexOf(SECTION + "dvm"), s.indexOf(SECTION + "flux-plugin")))
+        .contains("[D7]", "[D8]")
+        .doesNotContain("[D9]");
   }
 }

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seed 000's "Trying it out" with real processes: {@code fluxdrm dvm} as a process on its hub,
+ * PRRTE §7.4.4.5 "Trying it out" with real processes: {@code fluxdrm dvm} as a process on its hub,
  * driven by {@code fluxdrm sessionctrl} as processes; the sleeps' states read in /proc.
  */
 class DvmTryItOutIT {
@@ -172,7 +172,7 @@ class DvmTryItOutIT {
     assertThat(inst.infoString(PmixKey.PMIX_SESSION_ID)).isEqualTo("42");
     assertThat(inst.infoString(PmixKey.PMIX_ALLOC_ID)).isEqualTo("42");
     String ns = inst.infoString(PmixKey.PMIX_NSPACE);
-    // a successful return means the job is running (seed 000 "Instantiation")
+    // a successful return means the job is running (PRRTE §7.4.4.2.1 "Instantiation")
     List<ProcessHandle> procs = procsOf(ns);
     assertThat(procs).hasSize(2);
     for (ProcessHandle p : procs) {
@@ -283,7 +283,7 @@ class DvmTryItOutIT {
 
       List<Info> complete = s.completes.poll(60, TimeUnit.SECONDS);
       assertThat(complete).as("PMIX_SESSION_COMPLETE").isNotNull();
-      // teardown first, then the notice: the proc is already gone (seed 000 "Completion")
+      // teardown first, then the notice: the proc is already gone (PRRTE §7.4.4.2.8 "Completion")
       assertThat(procs.get(0).isAlive()).isFalse();
       assertThat(complete).anySatisfy(i -> assertThat(i.key()).isEqualTo(PmixKey.PMIX_SESSION_ID));
       Info job =
@@ -317,7 +317,8 @@ class DvmTryItOutIT {
     assertThat(made.status()).as(made.stderr()).isZero();
     String allocId = made.infoString(PmixKey.PMIX_ALLOC_ID);
     assertThat(made.infoString(PmixKey.PMIX_ALLOC_REQ_ID)).isEqualTo("r1");
-    // an allocation reservation follows its requester (inheritance DEFAULT, seed 000
+    // an allocation reservation follows its requester (inheritance DEFAULT, PRRTE §7.4.4 Session
+    // Control
     // "Separation", B20): the command has exited, so its nodes went back to the pool
     Answer release = command("alloc", "release", "--alloc-id", allocId);
     assertThat(release.status()).isEqualTo(1);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * RFC 51 over a live flux-core broker (issue 15, scope 3). flux-core 0.88's job manager has no RFC
- * 51 (spec/flux SUMMARY 7: unmerged, nothing implemented), so it neither sends nor routes {@code
+ * 51 (unmerged in flux-core, nothing implemented), so it neither sends nor routes {@code
  * sched.realloc}: what is real is the broker routing a client's {@code sched.realloc} to the {@code
  * sched} service that fluxdrm registered, for a job that flux's job manager started through
  * fluxdrm, and the job manager's own final {@code sched.free} when the job ends. The client plays

@@ -240,7 +240,7 @@ class FluxSchedulerDvmTest {
   /**
    * A RELEASE of a session the bridge instantiated: TERMINATE in the DVM; on the DVM's COMPLETE the
    * session's node, still in the DVM's pool with its daemon up, is shrunk out, and it goes back to
-   * Flux only once its daemon has left (spec/pmix/04 B10, D450).
+   * Flux only once its daemon has left (docs/scenarios.md B10, D450).
    */
   @Test
   void releaseOfASession_terminatedInTheDvm_nodesBackOnceTheirDaemonsLeft() {

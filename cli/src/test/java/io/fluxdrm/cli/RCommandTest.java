@@ -86,7 +86,7 @@ class RCommandTest {
       "{\"version\":1,\"execution\":{\"R_lite\":[{\"rank\":\"0\",\"children\":{\"core\":\"\"}},"
           + "{\"rank\":\"1\",\"children\":{\"core\":\"0\"}}],\"nodelist\":[\"a,b\"]}}\n";
 
-  /** The runs of spec/flux/10-flux-cli-reference.md, with flux-core's verbatim output. */
+  /** Runs of flux-core's {@code flux R}, with flux-core's verbatim output. */
   static Stream<Case> referenceRuns() {
     return Stream.of(
         ok("encode_ranksCoresHosts_oneEntry", "R encode -r 0-3 -c 0-7 -H node[0-3]", "", N03),

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * {@code Class#method} named exists, that every test method named after an id (a leading {@code
  * c3_}, {@code e4_e5_}, {@code g7_1_}) is named in that id's row, and that a verdict is "follows
  * the scenario", "departs: DNNN" with an existing decision, or "not tested: why". With {@code
- * -Dfluxdrm.conformance} pointing at the shared corpus, whose sibling {@code spec/pmix} holds the
- * scenarios, the ids of spec/pmix/04 must be the table's A to F ids.
+ * -Dfluxdrm.conformance} pointing at the shared corpus, beside which lies the founding scenario
+ * list, the ids of that list must be the table's A to F ids (decision D560).
  */
 class ScenarioTableTest {
   private static final Path ROOT = Path.of("..");
@@ -249,14 +249,19 @@ class ScenarioTableTest {
     assertThat(idsOf("f58_jobId")).isEmpty();
   }
 
-  /** With the shared corpus: the A–F ids of spec/pmix/04 are exactly the table's A–F ids. */
+  /** With the shared corpus: the A–F ids of the founding list are exactly the table's A–F ids. */
   @Test
   void withTheCorpus_theTableHasExactlyTheIdsOfTheScenarioSpec() throws IOException {
     String root = System.getProperty("fluxdrm.conformance", "");
     assumeTrue(!root.isBlank(), "fluxdrm.conformance is not set");
     Path spec =
-        Path.of(root).toAbsolutePath().normalize().resolveSibling("spec/pmix/04-test-scenarios.md");
-    assumeTrue(Files.isRegularFile(spec), "no spec/pmix/04-test-scenarios.md beside the corpus");
+        Path.of(root)
+            .toAbsolutePath()
+            .normalize()
+            .resolveSibling("spec")
+            .resolve("pmix")
+            .resolve("04-test-scenarios.md");
+    assumeTrue(Files.isRegularFile(spec), "no founding scenario list beside the corpus: " + spec);
     Set<String> want = new TreeSet<>();
     Matcher m = Pattern.compile("(?m)^\\| ([A-E]\\d{1,2}) \\|").matcher(Files.readString(spec));
     while (m.find()) {

@@ -1,6 +1,6 @@
 /**
- * The job manager's side of RFC 51 dynamic resource allocation (seed 004) on top of RFC 27: a
- * {@code job-manager} service that serves the scheduler's {@code sched-hello} and {@code
+ * The job manager's side of RFC 51 dynamic resource allocation (RFC 51 §Realloc) on top of RFC 27:
+ * a {@code job-manager} service that serves the scheduler's {@code sched-hello} and {@code
  * sched-ready}, submits jobs with {@code sched.alloc}, mediates the shell's {@code realloc}, {@code
  * realloc_cancel} and {@code release} towards {@code sched.realloc}, {@code sched.realloc_cancel}
  * and {@code sched.free}, and keeps an RFC 21 eventlog per job on disk from which it recovers after

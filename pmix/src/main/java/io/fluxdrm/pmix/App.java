@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * A {@code pmix_app_t} (data type {@link PmixDataType#PMIX_APP}): one application of a spawn, or
- * one element of the data array {@link PmixKey#PMIX_SESSION_APP} carries (seed 000,
- * "Instantiation").
+ * one element of the data array {@link PmixKey#PMIX_SESSION_APP} carries (PRRTE §7.4.4 Session
+ * Control, "Instantiation").
  *
  * @param cmd the executable, not empty
  * @param argv its arguments (argv[0] first)

@@ -1,6 +1,6 @@
 /**
- * The PMIx model the bridge speaks (OpenPMIx {@code pmix_common.h}, seed 000 session control and
- * the allocation request of PMIx Standard v5 §7): attribute keys as their wire strings ({@link
+ * The PMIx model the bridge speaks (OpenPMIx {@code pmix_common.h}, PRRTE §7.4.4 Session Control
+ * and PMIx Standard v5.0 PMIx_Allocation_request): attribute keys as their wire strings ({@link
  * io.fluxdrm.pmix.PmixKey}), data types, status codes, allocation directives and inheritance values
  * with their numeric codes, typed info entries ({@link io.fluxdrm.pmix.Info}) and the JSON codec of
  * info arrays used by transports and transcripts ({@link io.fluxdrm.pmix.InfoCodec}).

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Scenarios A2 and A3 of spec/pmix/04-test-scenarios.md. */
+/** Scenarios A2 and A3 of docs/scenarios.md. */
 class AllocTimeTest {
 
   @ParameterizedTest(name = "\"{0}\" = {1} s")

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Scenarios A1, A4, A5, A6 of spec/pmix/04-test-scenarios.md: keys, codes, directives. */
+/** Scenarios A1, A4, A5, A6 of docs/scenarios.md: keys, codes, directives. */
 class PmixConstantsTest {
 
   @ParameterizedTest(name = "{0} = {1} ({2})")

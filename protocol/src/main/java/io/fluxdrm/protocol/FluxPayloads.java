@@ -28,7 +28,7 @@ public final class FluxPayloads {
   }
 
   /**
-   * {@code sched.realloc_cancel {"matchtag": N}} (seed 004, D3).
+   * {@code sched.realloc_cancel {"matchtag": N}} (RFC 51 §Realloc Cancel, D003).
    *
    * @param matchtag the matchtag of the pending {@code sched.realloc}
    * @return a new payload

@@ -8,11 +8,11 @@ import io.fluxdrm.rset.ResourceSet;
 import java.util.Objects;
 
 /**
- * The answer to an RFC 51 "Realloc" (seed 004): {@code {"alloc_id": N, "type": T, "R_delta_add"?,
- * "R_delta_sub"?, "note"?}}, as the scheduler answers {@code sched.realloc} (schema {@code
- * sched.realloc-response}); the job manager and the job shell pass it on with {@code "R"}, the
- * job's R after it ({@link #toJson(ResourceSet)}, schemas {@code job-manager.realloc-response} and
- * {@code shell.realloc-response}).
+ * The answer to an RFC 51 "Realloc" (RFC 51 §Realloc, the response): {@code {"alloc_id": N, "type":
+ * T, "R_delta_add"?, "R_delta_sub"?, "note"?}}, as the scheduler answers {@code sched.realloc}
+ * (schema {@code sched.realloc-response}); the job manager and the job shell pass it on with {@code
+ * "R"}, the job's R after it ({@link #toJson(ResourceSet)}, schemas {@code
+ * job-manager.realloc-response} and {@code shell.realloc-response}).
  *
  * @param allocId the scheduler's {@code alloc_id}, its 64 bits read as unsigned (D11); 0 for none
  * @param type the RFC 51 response type (not the RFC 27 numbers, D1)

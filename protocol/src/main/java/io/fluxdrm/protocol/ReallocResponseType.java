@@ -3,8 +3,8 @@ package io.fluxdrm.protocol;
 import java.util.Optional;
 
 /**
- * The response types of RFC 51 {@code sched.realloc} (seed 004, decision D1). Not the RFC 27 {@code
- * sched.alloc} numbers: DENY is 1 here and 2 there.
+ * The response types of RFC 51 {@code sched.realloc} (RFC 51 §Realloc, decision D001). Not the RFC
+ * 27 {@code sched.alloc} numbers: DENY is 1 here and 2 there.
  */
 public enum ReallocResponseType {
   /** The scheduler decided on a reallocation ({@code R_delta_add} and/or {@code R_delta_sub}). */

@@ -2,10 +2,9 @@ package io.fluxdrm.protocol;
 
 /**
  * The topics of RFC 27 (Flux Resource Allocation Protocol Version 1), as the RFC names them; the
- * sections cited are those of the project's RFC 27 digest ({@code
- * spec/flux/01-rfc27-sched-protocol.md}): the scheduler's service {@code sched} and the job
- * manager's side of the handshake. A service registers methods by their name within the service
- * ({@link #ALLOC_METHOD}); a client addresses the full topic ({@link #ALLOC}).
+ * sections cited are those of RFC 27: the scheduler's service {@code sched} and the job manager's
+ * side of the handshake. A service registers methods by their name within the service ({@link
+ * #ALLOC_METHOD}); a client addresses the full topic ({@link #ALLOC}).
  */
 public final class Rfc27Topics {
 

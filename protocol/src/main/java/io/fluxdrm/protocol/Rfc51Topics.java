@@ -1,10 +1,10 @@
 package io.fluxdrm.protocol;
 
 /**
- * The topics of RFC 51 (dynamic allocation, seed 004): a running job's requests to grow or shrink
- * go to the scheduler as {@code sched.realloc}, through the job manager's {@code
- * job-manager.realloc}; a shrink's resources come back through {@code job-manager.release} and RFC
- * 27's {@code sched.free} with {@code final:false}.
+ * The topics of RFC 51 (dynamic allocation, RFC 51 §Realloc and §Realloc Cancel): a running job's
+ * requests to grow or shrink go to the scheduler as {@code sched.realloc}, through the job
+ * manager's {@code job-manager.realloc}; a shrink's resources come back through {@code
+ * job-manager.release} and RFC 27's {@code sched.free} with {@code final:false}.
  */
 public final class Rfc51Topics {
 

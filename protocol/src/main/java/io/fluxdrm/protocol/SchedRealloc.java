@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
 /**
- * RFC 51 "Realloc" from the job manager to the scheduler (seed 004): {@code sched.realloc
+ * RFC 51 "Realloc" from the job manager to the scheduler (RFC 51 §Realloc): {@code sched.realloc
  * {"job_id": JOB, "spec_add"?, "spec_sub"?, "R"?}} (schema {@code sched.realloc-request}), answered
  * with a {@link ReallocAnswer}. The job id's key is {@code job_id} here, {@code id} at the job
  * manager.

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * RFC 51 (seed 004, D3) {@code sched.realloc_cancel {"matchtag": N}}, job-manager to scheduler,
- * NORESPONSE: the RFC 6 matchtag of the pending {@code sched.realloc} to cancel. Checked against
- * the {@code sched.realloc_cancel-request} schema.
+ * RFC 51 (§Realloc Cancel, D003) {@code sched.realloc_cancel {"matchtag": N}}, job-manager to
+ * scheduler, NORESPONSE: the RFC 6 matchtag of the pending {@code sched.realloc} to cancel. Checked
+ * against the {@code sched.realloc_cancel-request} schema.
  *
  * @param matchtag the matchtag, an unsigned 32-bit value
  */

@@ -13,10 +13,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The realloc FIFO of a {@link SchedulerCore} (RFC 51, seed 004): the pending {@code sched.realloc}
- * requests by sender and matchtag, in arrival order, each with the {@code alloc_id} it was given,
- * and how each is decided against the pool (D4, D7, D142). It reads the core's running jobs and
- * pending allocs, which the core owns.
+ * The realloc FIFO of a {@link SchedulerCore} (RFC 51): the pending {@code sched.realloc} requests
+ * by sender and matchtag, in arrival order, each with the {@code alloc_id} it was given, and how
+ * each is decided against the pool (D4, D7, D142). It reads the core's running jobs and pending
+ * allocs, which the core owns.
  */
 final class ReallocQueue {
   private final ResourcePool pool;

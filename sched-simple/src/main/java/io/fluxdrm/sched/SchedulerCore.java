@@ -239,7 +239,7 @@ public final class SchedulerCore {
   }
 
   /**
-   * Answers the job's pending alloc with CANCEL; and, as seed 004 words the realloc CANCEL type
+   * Answers the job's pending alloc with CANCEL; and, as RFC 51 words the realloc CANCEL type
    * ("canceled by a {@code sched.cancel} request"), the running job's pending reallocs too.
    */
   private boolean cancel(SchedEvent.Cancel e, List<Decision> out) {

@@ -11,8 +11,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * RFC 51 {@code sched.realloc} and {@code sched.realloc_cancel} (seed 004, D1-D7, D13) as step
- * tables; the pool's invariants are checked after every step.
+ * RFC 51 {@code sched.realloc} and {@code sched.realloc_cancel} (RFC 51 §Realloc and §Realloc
+ * Cancel, D1-D7, D13) as step tables; the pool's invariants are checked after every step.
  */
 class ReallocTest {
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every RFC 27 payload of the live flux-core traces and of {@code rfc27-messages.json}, and every
- * RFC 51 example of {@code rfc51-examples.json} (draft A = seed 004), validates against our
+ * RFC 51 example of {@code rfc51-examples.json} (draft A, the RFC 51 text), validates against our
  * schemas; mutated variants of each do not. Skipped when {@code fluxdrm.conformance} is unset.
  */
 class PayloadConformanceTest {
@@ -107,7 +107,10 @@ class PayloadConformanceTest {
     }
   }
 
-  /** The JSON examples printed in seed 004 (RFC 51): objects starting with "{" in column 0. */
+  /**
+   * The JSON examples printed in the RFC 51 text beside the corpus: objects starting with "{" in
+   * column 0.
+   */
   private static void readSeed004(Path seeds, List<Payload> out) throws IOException {
     if (!Files.isDirectory(seeds)) {
       return;
@@ -130,7 +133,7 @@ class PayloadConformanceTest {
         body.append("}");
         JsonNode example = JSON.readTree(body.toString());
         String schema = example.has("job_id") ? "sched.realloc-request" : "sched.realloc-response";
-        out.add(new Payload("seed 004 line " + (i + 1), schema, example));
+        out.add(new Payload("RFC 51 text line " + (i + 1), schema, example));
         i = j;
       }
     }
@@ -172,7 +175,7 @@ class PayloadConformanceTest {
     assumeTrue(corpus() != null, "fluxdrm.conformance not set");
     Path seeds = corpus().getParent().getParent().resolve("seeds");
     assumeTrue(Files.isDirectory(seeds), "no seeds directory beside the conformance corpus");
-    assertThat(payloads().map(Payload::source).filter(s -> s.startsWith("seed 004")).count())
+    assertThat(payloads().map(Payload::source).filter(s -> s.startsWith("RFC 51 text")).count())
         .isEqualTo(2);
   }
 

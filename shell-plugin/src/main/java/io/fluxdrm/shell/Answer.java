@@ -8,8 +8,8 @@ import java.util.Objects;
 
 /**
  * The job manager's answer to one RFC 51 realloc, as the shell plugin hands it to the application:
- * one of the four response types of seed 004. An error answer (an errnum other than ENOSYS) is not
- * an {@code Answer}: the future fails with a {@link ShellException} carrying it.
+ * one of the four response types of RFC 51. An error answer (an errnum other than ENOSYS) is not an
+ * {@code Answer}: the future fails with a {@link ShellException} carrying it.
  */
 public sealed interface Answer {
   /** The response type. */

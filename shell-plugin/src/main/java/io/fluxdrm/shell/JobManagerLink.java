@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The shell plugin's link to the job manager (RFC 51, seed 004): each realloc goes on as {@code
+ * The shell plugin's link to the job manager (RFC 51): each realloc goes on as {@code
  * job-manager.realloc}, its answer is checked against the core and applied, a cancel becomes {@code
  * job-manager.realloc_cancel} with the link's own matchtag, and a shrink the core decides to hand
  * back becomes {@code job-manager.release}. The reallocs waiting for an answer are a {@link

@@ -27,8 +27,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
- * The job shell's side of RFC 51 (seed 004) for one job: the shell service {@code
- * <uid>-shell-<f58plain jobid>} and the same operations as a Java API.
+ * The job shell's side of RFC 51 for one job: the shell service {@code <uid>-shell-<f58plain
+ * jobid>} and the same operations as a Java API.
  *
  * <ul>
  *   <li>{@code realloc {spec_add?, spec_sub?, R?}} goes on as {@code job-manager.realloc {id,

@@ -157,7 +157,7 @@ final class Departures {
 
   /**
    * A released session is complete: the DVM reclaimed it, and its nodes stay in the DVM's pool with
-   * their daemons up (inheritance DEFAULT). They are shrunk out of the DVM (spec/pmix/04 B10:
+   * their daemons up (inheritance DEFAULT). They are shrunk out of the DVM (docs/scenarios.md B10:
    * "member nodes with daemons shrunk out") and go back to Flux only once their daemons are gone,
    * as after any shrink (E3, D450); those whose daemons already left go back at once.
    */

@@ -25,26 +25,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * fluxdrm as the scheduler a DVM attaches (spec/pmix/SUMMARY §1, "Roles": toward the DVM the bridge
- * is the PMIx scheduler). A forwarded allocation request goes, without its {@code PMIX_REQUESTOR},
+ * fluxdrm as the scheduler a DVM attaches (docs/protocol-mapping.md: toward the DVM the bridge is
+ * the PMIx scheduler). A forwarded allocation request goes, without its {@code PMIX_REQUESTOR},
  * through the job's {@link PmixAllocator} (D9 to {@code sched.realloc}, D10 back). A grant of NEW,
  * or of EXTEND of a reservation the DVM does not hold yet, becomes {@code
  * PMIx_Session_control(ALLOC_ID, {INSTANTIATE, PMIX_ALLOC_NODE_LIST, PMIX_ALLOC_ID})}; a grant of
  * EXTEND of one it holds, {@code EXTEND} with the added nodes: the DVM creates sessions only from
- * its scheduler's session control (seed 001), and the requester is answered once the DVM holds the
- * nodes, so a spawn into the reservation that follows the answer finds it (D374). When the DVM
- * refuses the session control, the grown part goes back to the scheduler first ({@link HandBack}: a
- * RELEASE of exactly the granted nodes, {@code sched.free final: false}; resources are conserved,
- * D376) and the requester then gets the DVM's status. The session control names the requester
- * ({@code PMIX_REQUESTOR}) and the grant's {@code PMIX_ALLOC_REQ_ID}, so that an elastic DVM's
- * second-phase event goes to the requester (D422). A granted RELEASE by node list is answered with
- * the nodes, which the DVM shrinks on that answer (D420); they go back to Flux only when the DVM's
- * release hook ({@link #nodesReleased}) reports their daemons gone (D421, D423), as do nodes Flux
- * takes back on its own (D13, {@link #takenBack}: a release asked for through the bridge's own tool
- * port) and the nodes of a grow the DVM rolled back (D424). REQ_CANCEL is the allocator's answer as
- * it is. Session controls the DVM forwards are answered {@code PMIX_ERR_NOT_SUPPORTED}, with why
- * under {@link #REASON_KEY}: Flux has no counterpart, and the DVM then keeps deciding nothing for
- * them; the DVM's {@code PMIX_SESSION_COMPLETE} is acknowledged.
+ * its scheduler's session control (PRRTE §7.4.3 Flow-of-Control), and the requester is answered
+ * once the DVM holds the nodes, so a spawn into the reservation that follows the answer finds it
+ * (D374). When the DVM refuses the session control, the grown part goes back to the scheduler first
+ * ({@link HandBack}: a RELEASE of exactly the granted nodes, {@code sched.free final: false};
+ * resources are conserved, D376) and the requester then gets the DVM's status. The session control
+ * names the requester ({@code PMIX_REQUESTOR}) and the grant's {@code PMIX_ALLOC_REQ_ID}, so that
+ * an elastic DVM's second-phase event goes to the requester (D422). A granted RELEASE by node list
+ * is answered with the nodes, which the DVM shrinks on that answer (D420); they go back to Flux
+ * only when the DVM's release hook ({@link #nodesReleased}) reports their daemons gone (D421,
+ * D423), as do nodes Flux takes back on its own (D13, {@link #takenBack}: a release asked for
+ * through the bridge's own tool port) and the nodes of a grow the DVM rolled back (D424).
+ * REQ_CANCEL is the allocator's answer as it is. Session controls the DVM forwards are answered
+ * {@code PMIX_ERR_NOT_SUPPORTED}, with why under {@link #REASON_KEY}: Flux has no counterpart, and
+ * the DVM then keeps deciding nothing for them; the DVM's {@code PMIX_SESSION_COMPLETE} is
+ * acknowledged.
  *
  * <p>Its parts, around one ledger ({@link SchedulerState}, saved through a {@link Journal} as a
  * {@link Ledger}, D521): {@link Grants} tells the DVM of grants, {@link Departures} hands nodes
@@ -243,9 +244,10 @@ public final class FluxScheduler implements SchedulerUpcalls {
 
   /**
    * A RELEASE Flux granted: a whole session this scheduler instantiated is terminated in the DVM
-   * (seed 000 "Termination"); when the DVM reports it COMPLETE its nodes are shrunk out and handed
-   * back once their daemons are gone, as the protocol mapping has it ("after the DVM's shrink
-   * completes: sched.free", D450); released nodes that are no session's are handed back at once.
+   * (PRRTE §7.4.4.2.5 "Terminate"); when the DVM reports it COMPLETE its nodes are shrunk out and
+   * handed back once their daemons are gone, as the protocol mapping has it ("after the DVM's
+   * shrink completes: sched.free", D450); released nodes that are no session's are handed back at
+   * once.
    */
   private CompletionStage<StatusInfos> release(List<Info> request, StatusInfos answer) {
     Optional<Long> id =

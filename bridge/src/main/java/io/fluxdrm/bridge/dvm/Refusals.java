@@ -26,9 +26,9 @@ final class Refusals {
 
   /**
    * Why a forwarded session control is refused: the DVM passes every session control of a tool up
-   * to its scheduler (seed 000 "Who answers a request"), and this scheduler executes none, since
-   * Flux has no counterpart of them; a session here is a Flux grant, given back by a RELEASE of its
-   * allocation (issue 29, finding 8).
+   * to its scheduler (PRRTE §7.4.4.1 "Who answers a request"), and this scheduler executes none,
+   * since Flux has no counterpart of them; a session here is a Flux grant, given back by a RELEASE
+   * of its allocation (issue 29, finding 8).
    */
   static String notSupportedReason(long sessionId, List<Info> directives) {
     String op =

@@ -40,7 +40,7 @@ final class SchedulerState {
 
   /**
    * The node lists of released sessions the DVM is terminating: on COMPLETE, shrunk out of the DVM
-   * and handed back once their daemons are gone (spec/pmix/04 B10, D450).
+   * and handed back once their daemons are gone (docs/scenarios.md B10, D450).
    */
   final Map<Long, String> releasing = new HashMap<>();
 

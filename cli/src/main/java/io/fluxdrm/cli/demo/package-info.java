@@ -1,6 +1,6 @@
 /**
- * The scripted story of {@code fluxdrm demo}: dynamic resource allocation (RFC 51, seed 004) with
- * the elastic DVM (seed 003) played end to end, from an application's {@code
+ * The scripted story of {@code fluxdrm demo}: dynamic resource allocation (RFC 51 §Realloc) with
+ * the elastic DVM (PRRTE's elastic-DVM spec) played end to end, from an application's {@code
  * PMIx_Allocation_request} through the DVM, the bridge, the PMIx facade, the shell plugin and the
  * job manager to the reference scheduler and back, as a timeline of {@link
  * io.fluxdrm.cli.demo.Step}s read from the real answers, events and messages (decisions D143–D145,

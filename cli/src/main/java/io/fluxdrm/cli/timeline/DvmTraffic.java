@@ -24,9 +24,9 @@ import java.util.Set;
  * PMIX_ALLOC_NODE_LIST}, else the request's) and starts daemons there; the requester's
  * PMIX_DVM_IS_READY says they are up, PMIX_ERR_DVM_MOD that the grow was rolled back (its daemons
  * leave). A RELEASE of nodes makes their daemons leave when PMIX_DVM_IS_READY comes; a RELEASE of
- * the whole reservation tears it down at once (no event, spec/pmix/02 §2.2). Session control:
- * INSTANTIATE and EXTEND give a session nodes, PAUSE, RESUME and TERMINATE are marked, and the
- * DVM's PMIX_SESSION_COMPLETE to its scheduler ends it; its release hook ({@code
+ * the whole reservation tears it down at once (no event, PRRTE's ras base completing a RELEASE).
+ * Session control: INSTANTIATE and EXTEND give a session nodes, PAUSE, RESUME and TERMINATE are
+ * marked, and the DVM's PMIX_SESSION_COMPLETE to its scheduler ends it; its release hook ({@code
  * dvm-sched.nodes-released}) says which daemons left. Without elastic mode there are no events:
  * daemons are then taken as up when the grant is answered.
  */

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 14 scope 6 end to end: R deltas from the real sched-simple, through the job manager and the
  * bridge, drive the elastic reference DVM's grow and shrink campaigns. After every step the
  * three-way invariant ({@link ThreeWayInvariant}) and the chain's and the DVM's invariants hold.
- * Scenario ids are those of spec/pmix/04.
+ * Scenario ids are those of docs/scenarios.md.
  */
 class ElasticBridgeEndToEndTest {
   @TempDir Path dir;
@@ -189,8 +189,8 @@ class ElasticBridgeEndToEndTest {
    * requester's PMIX_DVM_IS_READY comes once the daemon has left, and only then does {@code
    * sched.free} leave for node3's part alone, {@code final: false}. Nothing is freed while the
    * daemon is leaving; the bridge learns it has gone from the DVM's shrink-complete hook, which
-   * runs just before the event (spec/pmix/03 §4), and the order is checked where the event arrives:
-   * at that moment no sched.free has been sent.
+   * runs just before the event (PRRTE elastic-DVM spec, launch fence and campaigns), and the order
+   * is checked where the event arrives: at that moment no sched.free has been sent.
    */
   @Test
   void e3_releaseByNodeList_schedFreeLeavesOnlyAfterDvmIsReady() {

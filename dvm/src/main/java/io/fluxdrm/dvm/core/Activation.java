@@ -13,8 +13,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * PMIX_ALLOC_ACTIVATE, answered by the DVM itself even under a scheduler (seed 001; spec/pmix/02
- * §6): PRRTE {@code --activate} entries and hostfiles resolved to the nodes to start daemons on.
+ * PMIX_ALLOC_ACTIVATE, answered by the DVM itself even under a scheduler (PRRTE §7.4.3
+ * Flow-of-Control; PRRTE PRs #2721/#2722): PRRTE {@code --activate} entries and hostfiles resolved
+ * to the nodes to start daemons on.
  */
 final class Activation {
   private final DvmModel m;
@@ -77,7 +78,7 @@ final class Activation {
 
   /**
    * Resolves PRRTE {@code --activate} entries: names, {@code +all}, {@code +n<K>}; slot suffixes
-   * and {@code +e} are refused (spec/pmix/02 §6); all or nothing.
+   * and {@code +e} are refused (PRRTE PRs #2721/#2722); all or nothing.
    */
   private List<NodeRec> resolveActivation(Client from, List<String> specs) {
     List<NodeRec> held = held(from);

@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Allocation requests (seed 001; spec/pmix/02 §1, §2): forwarded to the scheduler when one is
- * attached, else NEW, EXTEND, RELEASE and REQ_CANCEL served here; a release the scheduler granted.
+ * Allocation requests (PRRTE §7.4.3 Flow-of-Control; PRRTE's ras base completing a grant):
+ * forwarded to the scheduler when one is attached, else NEW, EXTEND, RELEASE and REQ_CANCEL served
+ * here; a release the scheduler granted.
  */
 final class Allocations {
   private final DvmModel m;
@@ -51,19 +52,21 @@ final class Allocations {
 
   void allocationRequest(DvmEvent.AllocationRequest r) {
     if (r.directive() == AllocDirective.ACTIVATE) {
-      // seed 001: ACTIVATE is answered by the DVM itself, even under a scheduler
+      // PRRTE §7.4.3 Flow-of-Control: ACTIVATE is answered by the DVM itself, even under a
+      // scheduler
       core.activation.activate(r);
       return;
     }
     if (m.isScheduler(r.from())) {
-      // spec/pmix/01 §1.1: a scheduler cannot ask itself for an allocation
+      // PMIx Standard v5.0, PMIx_Allocation_request: a scheduler cannot ask itself for an
+      // allocation
       throw Refused.notSupported("allocation request from the scheduler itself");
     }
     if (m.scheduler != null) {
       if (r.from().kind() == Client.Kind.APPLICATION
           && (r.directive() == AllocDirective.NEW || r.directive() == AllocDirective.EXTEND)
           && r.infos().stream().anyMatch(i -> i.key().equals(PmixKey.PMIX_ALLOC_TARGET))) {
-        // B5, spec/pmix/03 §8: an application may not name an owner; refused before the
+        // B5, PRRTE node-reservation spec: an application may not name an owner; refused before the
         // scheduler grants what the DVM would not apply (D477)
         throw Refused.noPermissions("PMIX_ALLOC_TARGET: an application may not name an owner");
       }
@@ -84,7 +87,8 @@ final class Allocations {
           }
         }
       }
-      // seed 001: requests go to the scheduler, with PMIX_REQUESTOR, and the answer comes back
+      // PRRTE §7.4.3 Flow-of-Control: requests go to the scheduler, with PMIX_REQUESTOR, and the
+      // answer comes back
       m.forward(
           r,
           new DvmDecision.Allocate(
@@ -146,8 +150,9 @@ final class Allocations {
   }
 
   /**
-   * Serves NEW/EXTEND/RELEASE/REQ_CANCEL without a scheduler (spec/pmix/02 §2, the error table of
-   * spec/pmix/03 §8); returns the success infos or throws {@link Refused} with nothing changed.
+   * Serves NEW/EXTEND/RELEASE/REQ_CANCEL without a scheduler (PRRTE's ras base completing a grant,
+   * the error table of PRRTE node-reservation spec); returns the success infos or throws {@link
+   * Refused} with nothing changed.
    */
   List<Info> serveLocally(Client from, AllocDirective dir, List<Info> infos) {
     AllocInfos a = allocInfos(infos);
@@ -176,12 +181,13 @@ final class Allocations {
     PmixProc req = from.proc();
     boolean app = from.kind() == Client.Kind.APPLICATION;
     if (a.target.isPresent() && app) {
-      // spec/pmix/03 §8: an application may not name an owner with PMIX_ALLOC_TARGET
+      // PRRTE node-reservation spec: an application may not name an owner with PMIX_ALLOC_TARGET
       throw Refused.noPermissions("PMIX_ALLOC_TARGET: an application may not name an owner");
     }
     List<Info> res = new ArrayList<>();
     if (a.share) {
-      // spec/pmix/02 §2.1: SHARE puts the nodes into the default pool, no reservation id
+      // PRRTE's ras base completing a grant: SHARE puts the nodes into the default pool, no
+      // reservation id
       if (a.nodes.isEmpty()) {
         throw Refused.badParam(dir.pmixName() + " with PMIX_ALLOC_SHARE: no PMIX_ALLOC_NODE_LIST");
       }
@@ -221,7 +227,7 @@ final class Allocations {
       s.requestor = req;
       JobRec parentJob = m.jobs.get(req.nspace());
       if (parentJob != null && !parentJob.session.isDefault()) {
-        // seed 002: a job's PMIX_ALLOC_NEW makes a child session of its own
+        // PRRTE PR #1904: a job's PMIX_ALLOC_NEW makes a child session of its own
         s.parent = parentJob.session;
         parentJob.session.children.add(id);
       }
@@ -236,7 +242,9 @@ final class Allocations {
     return res;
   }
 
-  /** The reservation an EXTEND/RELEASE names, checked for ownership (spec/pmix/03 §8). */
+  /**
+   * The reservation an EXTEND/RELEASE names, checked for ownership (PRRTE node-reservation spec).
+   */
   private SessionRec ownedReservation(Client from, AllocInfos a, String what) {
     SessionRec s;
     if (a.allocId.isPresent()) {
@@ -269,7 +277,8 @@ final class Allocations {
   List<Info> release(Client from, AllocInfos a) {
     if (a.allocId.isPresent()) {
       SessionRec s = ownedReservation(from, a, "PMIX_ALLOC_RELEASE");
-      // spec/pmix/02 §2.2: torn down, handed back (never the master's node), no DVM event
+      // PRRTE's ras base completing a RELEASE: torn down, handed back (never the master's node), no
+      // DVM event
       s.handBack = true;
       core.reclaim.terminateSession(s);
       return new ArrayList<>(List.of(Info.of(PmixKey.PMIX_ALLOC_ID, s.allocId)));
@@ -299,7 +308,8 @@ final class Allocations {
       }
       if (!m.config.elastic() && !n.jobsOn.isEmpty()) {
         // decision D401: in elastic mode a busy node may be shrunk; its processes end with its
-        // daemon (D4) and a job mapped there, not launched, is remapped (spec/pmix/03 §7.3)
+        // daemon (D4) and a job mapped there, not launched, is remapped (PRRTE elastic-DVM spec
+        // guarantee 3)
         throw new Refused(
             PmixStatus.PMIX_ERR_RESOURCE_BUSY,
             "PMIX_ALLOC_RELEASE: node "

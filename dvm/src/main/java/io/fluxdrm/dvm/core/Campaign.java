@@ -7,9 +7,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
- * A grow or shrink campaign of the elastic DVM (seed 003, spec/pmix/03 §4): the exact daemon ranks
- * it launches or removes, those not yet up (grow) or not yet departed (shrink), every distinct
- * requester, and its contribution to the launch fence (its target count).
+ * A grow or shrink campaign of the elastic DVM (PRRTE's elastic-DVM spec, launch fence and
+ * campaigns): the exact daemon ranks it launches or removes, those not yet up (grow) or not yet
+ * departed (shrink), every distinct requester, and its contribution to the launch fence (its target
+ * count).
  */
 final class Campaign {
   final long id;
@@ -28,7 +29,8 @@ final class Campaign {
   }
 
   void addRequester(Requester r) {
-    // spec/pmix/03 §4: every distinct requester among the targets
+    // PRRTE elastic-DVM spec, launch fence and campaigns: every distinct requester among the
+    // targets
     if (!requesters.contains(r)) {
       requesters.add(r);
     }

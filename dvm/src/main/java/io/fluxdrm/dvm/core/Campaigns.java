@@ -11,10 +11,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The elastic DVM's grow and shrink campaigns (seed 003, spec/pmix/03 §4): opened at the end of
- * each event over the daemons it started or stopped, the launch fence they add up to, their ends
- * with the requesters' events, the releases deferred behind a grow and the jobs held at the map and
- * launch boundaries.
+ * The elastic DVM's grow and shrink campaigns (PRRTE's elastic-DVM spec, launch fence and
+ * campaigns): opened at the end of each event over the daemons it started or stopped, the launch
+ * fence they add up to, their ends with the requesters' events, the releases deferred behind a grow
+ * and the jobs held at the map and launch boundaries.
  */
 final class Campaigns {
   private final DvmModel m;
@@ -27,7 +27,8 @@ final class Campaigns {
 
   /**
    * Records the requester of the daemons the current request starts (outside elastic mode: nothing,
-   * spec/pmix/03 §1). The grow campaign itself is opened at the end of the event.
+   * PRRTE elastic-DVM spec, prte_elastic_mode). The grow campaign itself is opened at the end of
+   * the event.
    */
   void growCampaign(
       PmixProc requester, Optional<String> allocId, Optional<String> reqId, List<String> hosts) {
@@ -38,8 +39,8 @@ final class Campaigns {
 
   /**
    * Opens the campaigns of the daemons started and stopped by the event just handled: one grow over
-   * the started, one shrink over the stopped (seed 003: +n per grow of n, +m per shrink of m), with
-   * the event's requester if it had one (B15, decision D403: none otherwise).
+   * the started, one shrink over the stopped (PRRTE's elastic-DVM spec: +n per grow of n, +m per
+   * shrink of m), with the event's requester if it had one (B15, decision D403: none otherwise).
    */
   void openCampaigns() {
     Requester req = m.batchRequester;
@@ -107,10 +108,10 @@ final class Campaigns {
 
   /**
    * A grow ends: on success its requesters hear PMIX_DVM_IS_READY; on failure it is rolled back as
-   * a whole (spec/pmix/03 §4, §7.5: started daemons told to leave, never-started ones uncounted,
-   * nodes detached from any reservation), its requesters hear PMIX_ERR_DVM_MOD with the cause, and
-   * the jobs parked at the map boundary are aborted (§7.1) while those parked at the launch
-   * boundary stay (D19).
+   * a whole (PRRTE elastic-DVM spec, launch fence and campaigns, guarantee 5: started daemons told
+   * to leave, never-started ones uncounted, nodes detached from any reservation), its requesters
+   * hear PMIX_ERR_DVM_MOD with the cause, and the jobs parked at the map boundary are aborted
+   * (§7.1) while those parked at the launch boundary stay (D19).
    */
   void growEnded(Campaign c, String failure) {
     closeCampaign(c);
@@ -160,10 +161,10 @@ final class Campaigns {
 
   /**
    * A shrink ends once every target has departed: the nodes are gone, the completion hook runs
-   * ({@link DvmDecision.ShrinkComplete}), then its requesters hear PMIX_DVM_IS_READY (spec/pmix/03
-   * §4, §5: hooks before the event). When a stop could not be sent (D20, decision D415) the hook
-   * runs on the targets that did depart, if any, and the requesters hear PMIX_ERR_DVM_MOD with the
-   * cause under PMIX_JOB_TERM_STATUS.
+   * ({@link DvmDecision.ShrinkComplete}), then its requesters hear PMIX_DVM_IS_READY (PRRTE
+   * elastic-DVM spec, two-phase answer: hooks before the event). When a stop could not be sent
+   * (D20, decision D415) the hook runs on the targets that did depart, if any, and the requesters
+   * hear PMIX_ERR_DVM_MOD with the cause under PMIX_JOB_TERM_STATUS.
    */
   void shrinkEnded(Campaign c) {
     closeCampaign(c);
@@ -211,9 +212,9 @@ final class Campaigns {
   }
 
   /**
-   * The fence dropped to 0 (spec/pmix/03 §4 fence_release): jobs held at the launch boundary go on
-   * to launch, remapped onto survivors first when a process sat on a departed node (§7.3); jobs
-   * held at the map boundary are mapped onto the post-change node set (§7.1).
+   * The fence dropped to 0 (PRRTE elastic-DVM spec, fence release): jobs held at the launch
+   * boundary go on to launch, remapped onto survivors first when a process sat on a departed node
+   * (§7.3); jobs held at the map boundary are mapped onto the post-change node set (§7.1).
    */
   private void releaseHolds() {
     List<JobRec> launch = new ArrayList<>(m.heldAtLaunch);

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * A daemon comes up, fails or leaves, or its stop could not be sent: the nodes, the jobs on them
- * and the campaigns waiting for them follow (seed 003, spec/pmix/03 §6, §7).
+ * and the campaigns waiting for them follow (PRRTE's elastic-DVM spec, failure semantics and
+ * guarantees).
  */
 final class Daemons {
   private final DvmModel m;
@@ -28,7 +29,8 @@ final class Daemons {
     if (m.config.elastic()) {
       Campaign c = m.campaignOf.get(n.rank);
       if (c != null && c.grow && c.pending.remove(n.rank) && c.pending.isEmpty()) {
-        // spec/pmix/03 §4: a grow completes once every daemon it launched is up and wired
+        // PRRTE elastic-DVM spec, launch fence and campaigns: a grow completes once every daemon it
+        // launched is up and wired
         core.campaigns.growEnded(c, null);
       }
     }
@@ -58,7 +60,8 @@ final class Daemons {
     for (JobRec j : DvmModel.jobsOn(n)) {
       if (j.state == JobState.MAPPED || m.heldAtLaunch.contains(j)) {
         if (n.jobsOn.containsKey(j)) {
-          // mapped, not launched: nothing runs there; mapped again (spec/pmix/03 §7.3)
+          // mapped, not launched: nothing runs there; mapped again (PRRTE elastic-DVM spec
+          // guarantee 3)
           m.heldAtLaunch.remove(j);
           core.jobControl.unclaim(j);
           j.state = JobState.WAITING_FOR_DAEMONS;
@@ -81,16 +84,19 @@ final class Daemons {
     if (m.config.elastic()) {
       Campaign c = m.campaignOf.get(n.rank);
       if (c != null && !c.grow && wasLeaving) {
-        // spec/pmix/03 §7.6: a departure counts once per rank, a crash the same as a clean exit
+        // PRRTE elastic-DVM spec guarantee 6: a departure counts once per rank, a crash the same as
+        // a clean exit
         if (c.pending.remove(n.rank) && c.pending.isEmpty()) {
           core.campaigns.shrinkEnded(c);
         }
       } else if (c != null && c.grow && !wasLeaving) {
-        // spec/pmix/03 §6: a grow target lost before its grow completes fails that grow only
+        // PRRTE elastic-DVM spec, failure semantics: a grow target lost before its grow completes
+        // fails that grow only
         core.campaigns.growEnded(
             c, "daemon on " + host + (failed ? " failed: " + reason : " left"));
       }
-      // spec/pmix/03 §7.4: an unrelated loss neither releases nor aborts parked jobs
+      // PRRTE elastic-DVM spec guarantee 4: an unrelated loss neither releases nor aborts parked
+      // jobs
     }
     for (JobRec j : new ArrayList<>(m.waitingJobs)) {
       if (j.session.nodes.contains(n)) {

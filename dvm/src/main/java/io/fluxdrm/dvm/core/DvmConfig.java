@@ -13,13 +13,14 @@ import java.util.Set;
  * @param nodes the nodes of the initial allocation, the master's first or among them
  * @param master the master (HNP) node's host, one of {@code nodes}
  * @param dvmNspace the DVM's own namespace (source of its events and notices)
- * @param dvmUid the user running the DVM (every process it starts runs as this user, seed 000
- *     "Credentials")
+ * @param dvmUid the user running the DVM (every process it starts runs as this user, PRRTE §7.4.4
+ *     Session Control "Credentials")
  * @param killGrace how long a terminated job has between SIGTERM and SIGKILL
  * @param maxInfos the most info entries a request may carry, nested ones included (an oversize
  *     request is refused with {@code PMIX_ERR_BAD_PARAM})
  * @param elastic whether a request that changes the DVM's daemons gets its second-phase event
- *     ({@code PMIX_DVM_IS_READY} or {@code PMIX_ERR_DVM_MOD}, seed 003; decision D12)
+ *     ({@code PMIX_DVM_IS_READY} or {@code PMIX_ERR_DVM_MOD}, PRRTE's elastic-DVM spec; decision
+ *     D12)
  */
 public record DvmConfig(
     List<NodeSpec> nodes,
@@ -39,7 +40,7 @@ public record DvmConfig(
   /**
    * One node of the initial allocation: its host, its slots, and whether it gets a daemon at start
    * (a node without one is allocated but not spanned, as with PRRTE's {@code --host}, until an
-   * activation starts one, seed 001).
+   * activation starts one, PRRTE §7.4.3 Flow-of-Control).
    */
   public record NodeSpec(String host, int slots, boolean daemon) {
     /** A node that gets a daemon at start. */
@@ -97,7 +98,7 @@ public record DvmConfig(
 
   /**
    * A configuration with the defaults: the first node is the master; elastic mode off, as PRRTE's
-   * {@code prte_elastic_mode} (spec/pmix/03 §1).
+   * {@code prte_elastic_mode} (PRRTE elastic-DVM spec, prte_elastic_mode).
    *
    * @param nodes the nodes
    * @param dvmNspace the DVM's namespace

@@ -21,13 +21,14 @@ import java.util.Optional;
  * opens no socket and starts no thread. Every request gets exactly one {@link Answer}; a request
  * refused for its content changes nothing.
  *
- * <p>Rules: seed 000 (session control: who answers, each directive, lifetime, inheritance,
- * refusals), seed 001 (allocation requests go to the scheduler and back, ACTIVATE answered here,
- * allocation on spawn), seed 002 (sessions own nodes, jobs and child sessions; PMIX_ALLOC_ID is the
- * decimal session id; the default session's nodes are the pool; jobs spawn into their own session
- * or a child session; child jobs end with their parent unless PMIX_NOHUP), and the error table of
- * spec/pmix/03 §8. Where PRRTE's code and the seeds disagree the seeds win (D12); each such place
- * is listed in dvm/DIFFERENCES.md.
+ * <p>Rules: PRRTE §7.4.4 Session Control (session control: who answers, each directive, lifetime,
+ * inheritance, refusals), PRRTE §7.4.3 Flow-of-Control (allocation requests go to the scheduler and
+ * back, ACTIVATE answered here, allocation on spawn), PRRTE PR #1904 (sessions own nodes, jobs and
+ * child sessions; PMIX_ALLOC_ID is the decimal session id; the default session's nodes are the
+ * pool; jobs spawn into their own session or a child session; child jobs end with their parent
+ * unless PMIX_NOHUP), and the error table of PRRTE node-reservation spec. Where PRRTE's code and
+ * its documentation disagree the documentation wins (D12); each such place is listed in
+ * dvm/DIFFERENCES.md.
  *
  * <p>Where each concern lives (decision D522): every part reads and changes one shared {@link
  * DvmModel} (nodes, sessions, jobs, their indexes, the id counters and the decisions being built);
@@ -154,7 +155,7 @@ public final class DvmCore {
   /**
    * The jobs waiting for the starting daemons of a session that has none left try to map again
    * (after the event's campaigns are open, so that in elastic mode they are parked at the map
-   * boundary while one is, spec/pmix/03 §3, and mapped once the fence is 0).
+   * boundary while one is, PRRTE elastic-DVM spec, job states, and mapped once the fence is 0).
    */
   private void retryStartingDone() {
     if (m.startingDone.isEmpty()) {
@@ -214,12 +215,12 @@ public final class DvmCore {
   }
 
   /**
-   * Seed 000 "Who answers a request": a request that arrived at a non-master daemon is relayed by
-   * that daemon to the master, which decides it by the same rules as one that arrived directly (the
-   * caller gets the same answer whichever daemon it is attached to). The relay needs a daemon to
-   * relay it: one that is not up (never started, still starting, leaving, failed) or a host that is
-   * no node of the DVM cannot, and the request is refused with {@code PMIX_ERR_UNREACH}, nothing
-   * changed.
+   * PRRTE §7.4.4.1 "Who answers a request": a request that arrived at a non-master daemon is
+   * relayed by that daemon to the master, which decides it by the same rules as one that arrived
+   * directly (the caller gets the same answer whichever daemon it is attached to). The relay needs
+   * a daemon to relay it: one that is not up (never started, still starting, leaving, failed) or a
+   * host that is no node of the DVM cannot, and the request is refused with {@code
+   * PMIX_ERR_UNREACH}, nothing changed.
    */
   private void relay(DvmEvent.Request r) {
     String via = r.via();
@@ -338,7 +339,7 @@ public final class DvmCore {
     if (p.request instanceof DvmEvent.AllocationRequest a
         && a.directive() == AllocDirective.RELEASE
         && answer.succeeded()) {
-      // spec/pmix/02 §1.3: a granted RELEASE is completed on the scheduler's answer; its
+      // PRRTE §7.4.3 Flow-of-Control: a granted RELEASE is completed on the scheduler's answer; its
       // PMIX_ALLOC_NODE_LIST names the nodes to shrink out, for the requester (decision D420)
       try {
         allocations.releaseGranted(a.from(), answer.infos());
@@ -347,13 +348,14 @@ public final class DvmCore {
         return;
       }
     }
-    // seed 001: the scheduler's answer goes back to the requester as it is
+    // PRRTE §7.4.3 Flow-of-Control: the scheduler's answer goes back to the requester as it is
     m.answer(c.requestId(), answer.status(), answer.infos());
   }
 
   /**
    * A timeout warning from the scheduler is relayed to the allocation's requester only, with
-   * ALLOC_ID, REQ_ID (if any) and TIME_REMAINING; it changes nothing (spec/pmix/03 §8.6, B23).
+   * ALLOC_ID, REQ_ID (if any) and TIME_REMAINING; it changes nothing (PRRTE node-reservation spec
+   * guarantee 6, B23).
    */
   private void onSchedulerEvent(DvmEvent.SchedulerEvent e) {
     if (m.scheduler == null || e.code() != PmixStatus.PMIX_ALLOC_TIMEOUT_WARNING.code()) {

@@ -20,8 +20,9 @@ public sealed interface DvmDecision {
 
   /**
    * Answer request {@code requestId} with {@code result}: the status and infos the requester's
-   * callback receives. Exactly one per request (seed 000: a caller gets the same answer whichever
-   * daemon it is attached to; the service routes it back through that daemon).
+   * callback receives. Exactly one per request (PRRTE §7.4.4 Session Control: a caller gets the
+   * same answer whichever daemon it is attached to; the service routes it back through that
+   * daemon).
    */
   record Answer(long requestId, StatusInfos result) implements DvmDecision {
     /** Checks. */
@@ -51,7 +52,7 @@ public sealed interface DvmDecision {
 
   /**
    * {@code allocate(requester, directive, infos)}; {@code infos} end with {@code PMIX_REQUESTOR}
-   * (seed 001; spec/pmix/02 §1.3).
+   * (PRRTE §7.4.3 Flow-of-Control; PRRTE §7.4.3 Flow-of-Control).
    */
   record Allocate(PmixProc requester, AllocDirective directive, List<Info> infos)
       implements Upcall {
@@ -65,7 +66,8 @@ public sealed interface DvmDecision {
 
   /**
    * {@code sessionControl(requester, sessionId, directives)}: a forwarded session control (with
-   * {@code PMIX_REQUESTOR}) or the DVM's {@code PMIX_SESSION_COMPLETE} (seed 000 "Completion").
+   * {@code PMIX_REQUESTOR}) or the DVM's {@code PMIX_SESSION_COMPLETE} (PRRTE §7.4.4.2.8
+   * "Completion").
    */
   record SessionControl(PmixProc requester, long sessionId, List<Info> directives)
       implements Upcall {
@@ -179,7 +181,8 @@ public sealed interface DvmDecision {
 
   /**
    * For observers: session {@code sessionId} was reclaimed; {@code hosts} went back to the pool, or
-   * to the scheduler when {@code handedBack} (inheritance NONE/CHILD, seed 000 "Session lifetime").
+   * to the scheduler when {@code handedBack} (inheritance NONE/CHILD, PRRTE §7.4.4.3 "Session
+   * lifetime").
    */
   record SessionReclaimed(long sessionId, String allocId, List<String> hosts, boolean handedBack)
       implements DvmDecision {
@@ -193,7 +196,7 @@ public sealed interface DvmDecision {
   /**
    * Elastic mode: job {@code nspace} is mapped; the service hands {@link DvmEvent.LaunchApps} back
    * to the core on its next turn, as PRRTE's state machine activates LAUNCH_APPS as an event of its
-   * own (spec/pmix/03 §3), so that a size change may come between the two steps.
+   * own (PRRTE elastic-DVM spec, job states), so that a size change may come between the two steps.
    */
   record MapComplete(String nspace) implements DvmDecision {
     public MapComplete {
@@ -204,7 +207,8 @@ public sealed interface DvmDecision {
   /**
    * Elastic mode: shrink campaign {@code campaignId} is complete, every target daemon has left
    * {@code hosts}; the completion hooks (the RAS modules' {@code shrink_complete}, a bridge's
-   * release to its scheduler) run on it before the requester's event (spec/pmix/03 §5).
+   * release to its scheduler) run on it before the requester's event (PRRTE elastic-DVM spec,
+   * two-phase answer).
    */
   record ShrinkComplete(long campaignId, List<String> hosts) implements DvmDecision {
     public ShrinkComplete {

@@ -19,9 +19,9 @@ public sealed interface DvmEvent {
 
   /**
    * A request from client {@link #from()} that reached the daemon on {@link #via()} (the relay path
-   * of seed 000 "Who answers a request": the master decides wherever it arrived). The core answers
-   * it exactly once, with a {@link DvmDecision.Answer} naming {@link #requestId()}, possibly later
-   * (after a launch, the scheduler's answer or daemons coming up).
+   * of PRRTE §7.4.4.1 "Who answers a request": the master decides wherever it arrived). The core
+   * answers it exactly once, with a {@link DvmDecision.Answer} naming {@link #requestId()},
+   * possibly later (after a launch, the scheduler's answer or daemons coming up).
    */
   sealed interface Request extends DvmEvent {
     /** The service's id of the request, unique among requests in flight. */
@@ -34,7 +34,10 @@ public sealed interface DvmEvent {
     String via();
   }
 
-  /** {@code PMIx_Allocation_request}: a directive and its infos (seeds 001, 002). */
+  /**
+   * {@code PMIx_Allocation_request}: a directive and its infos (PRRTE §7.4.3 Flow-of-Control and PR
+   * #1904).
+   */
   record AllocationRequest(
       long requestId, Client from, String via, AllocDirective directive, List<Info> infos)
       implements Request {
@@ -47,7 +50,10 @@ public sealed interface DvmEvent {
     }
   }
 
-  /** {@code PMIx_Session_control}: a session id (UINT32_MAX for all) and directives (seed 000). */
+  /**
+   * {@code PMIx_Session_control}: a session id (UINT32_MAX for all) and directives (PRRTE §7.4.4
+   * Session Control).
+   */
   record SessionControl(
       long requestId, Client from, String via, long sessionId, List<Info> directives)
       implements Request {
@@ -61,8 +67,8 @@ public sealed interface DvmEvent {
 
   /**
    * {@code PMIx_Spawn}: apps and job infos ({@code PMIX_SPAWN_TARGET}, {@code PMIX_ALLOC_ID},
-   * {@code PMIX_NOHUP}, and the allocation-on-spawn request of seed 001). Answered with {@code
-   * PMIX_NSPACE} on success.
+   * {@code PMIX_NOHUP}, and the allocation-on-spawn request of PRRTE §7.4.3 Flow-of-Control).
+   * Answered with {@code PMIX_NSPACE} on success.
    */
   record Spawn(long requestId, Client from, String via, List<App> apps, List<Info> jobInfos)
       implements Request {
@@ -143,9 +149,9 @@ public sealed interface DvmEvent {
   /**
    * The stop of the daemon on {@code host} (a {@link DvmDecision.StopDaemon}) could not be sent:
    * the daemon never got it and carries on as it was (PRRTE's shrink xcast failing at its creation,
-   * scenario D20 of spec/pmix/04). {@code cause} is the error the sending gave, as a PMIx status; a
-   * shrink campaign that targeted the daemon ends with {@code PMIX_ERR_DVM_MOD} carrying it
-   * (decision D415).
+   * scenario D20 of docs/scenarios.md). {@code cause} is the error the sending gave, as a PMIx
+   * status; a shrink campaign that targeted the daemon ends with {@code PMIX_ERR_DVM_MOD} carrying
+   * it (decision D415).
    */
   record StopNotSent(String host, PmixStatus cause, String reason) implements DvmEvent {
     /** Checks. */
@@ -194,7 +200,10 @@ public sealed interface DvmEvent {
   /** The timer {@code timerId} of an {@link DvmDecision.ArmTimer} ran out. */
   record TimerFired(long timerId) implements DvmEvent {}
 
-  /** A scheduler attached to the master (whichever side started first, seed 001). */
+  /**
+   * A scheduler attached to the master (whichever side started first, PRRTE §7.4.3
+   * Flow-of-Control).
+   */
   record SchedulerAttached(Client scheduler) implements DvmEvent {
     /** Checks. */
     public SchedulerAttached {
@@ -216,7 +225,8 @@ public sealed interface DvmEvent {
   /**
    * The attached scheduler raised event {@code code} toward the DVM ({@code
    * PMIX_ALLOC_TIMEOUT_WARNING} with {@code PMIX_ALLOC_ID} and {@code PMIX_TIME_REMAINING}): the
-   * DVM relays it to the allocation's recorded requester only (spec/pmix/03 §8.6).
+   * DVM relays it to the allocation's recorded requester only (PRRTE node-reservation spec
+   * guarantee 6).
    */
   record SchedulerEvent(int code, List<Info> infos) implements DvmEvent {
     /** Copies. */
@@ -228,7 +238,7 @@ public sealed interface DvmEvent {
   /**
    * The client {@code proc} is gone (tool finalized or disconnected, {@code
    * PMIX_CAP_TOOL_FINALIZED} in PRRTE): its registrations end; reservations it owns follow their
-   * inheritance (seed 002).
+   * inheritance (PRRTE PR #1904).
    */
   record ClientGone(PmixProc proc) implements DvmEvent {
     /** Checks. */

@@ -173,10 +173,11 @@ public final class DvmInvariants {
   }
 
   /**
-   * The elastic DVM's invariants (seed 003, issue 14): the fence is the sum of the open campaigns'
-   * contributions, each its target count; every held job is alive, waiting, and in exactly one hold
-   * (one held at the map boundary has no map yet); no job is mapped onto a node whose daemon is
-   * starting; with no campaign open the fence is 0, no job is held and no release is parked.
+   * The elastic DVM's invariants (PRRTE's elastic-DVM spec, issue 14): the fence is the sum of the
+   * open campaigns' contributions, each its target count; every held job is alive, waiting, and in
+   * exactly one hold (one held at the map boundary has no map yet); no job is mapped onto a node
+   * whose daemon is starting; with no campaign open the fence is 0, no job is held and no release
+   * is parked.
    *
    * @param view the view
    * @return one line per violation
@@ -259,8 +260,8 @@ public final class DvmInvariants {
   }
 
   /**
-   * Checks the launches of one step against the state after it (spec/pmix/03 §7.2, §7.3): launch
-   * data goes only to nodes whose daemon is up, never to one starting or departing.
+   * Checks the launches of one step against the state after it (PRRTE elastic-DVM spec guarantee 2,
+   * §7.3): launch data goes only to nodes whose daemon is up, never to one starting or departing.
    *
    * @param decisions the decisions of the step
    * @param after the view after it

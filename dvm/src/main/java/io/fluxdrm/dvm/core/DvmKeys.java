@@ -10,8 +10,8 @@ public final class DvmKeys {
 
   /**
    * {@code PMIX_SPAWN_ALLOC}: an allocation request carried on a spawn, a data array of info whose
-   * {@link #ALLOC_REQ_DIRECTIVE} names the directive (seed 001). Provisional string (decision
-   * D357).
+   * {@link #ALLOC_REQ_DIRECTIVE} names the directive (PRRTE §7.4.3 Flow-of-Control). Provisional
+   * string (decision D357).
    */
   public static final String SPAWN_ALLOC = "pmix.spawn.alloc";
 

@@ -25,9 +25,9 @@ import java.util.TreeMap;
 /**
  * The state every part of a {@link DvmCore} reads and changes (decision D522): the nodes, the
  * sessions and jobs with their indexes, the requests, calls, timers and registrations in flight,
- * the id counters, the elastic state (seed 003) and the decisions of the event being handled, with
- * the few operations all parts share (answers and refusals, events, daemons started and stopped,
- * taking a node out of its session). It calls no part.
+ * the id counters, the elastic state (PRRTE's elastic-DVM spec) and the decisions of the event
+ * being handled, with the few operations all parts share (answers and refusals, events, daemons
+ * started and stopped, taking a node out of its session). It calls no part.
  */
 final class DvmModel {
   static final long UINT32_MAX = 0xFFFF_FFFFL;
@@ -73,9 +73,12 @@ final class DvmModel {
   /** The decisions of the event being handled. */
   List<DvmDecision> out = new ArrayList<>();
 
-  // elastic state (seed 003)
+  // elastic state (PRRTE's elastic-DVM spec)
 
-  /** The launch fence: the sum of the open campaigns' contributions (spec/pmix/03 §4). */
+  /**
+   * The launch fence: the sum of the open campaigns' contributions (PRRTE elastic-DVM spec, launch
+   * fence and campaigns).
+   */
   int fence;
 
   long nextCampaign = 1;
@@ -175,7 +178,8 @@ final class DvmModel {
 
   /**
    * Whether {@code c} may act on {@code s}: the scheduler, an owner namespace, or a tool of the
-   * user the session was granted to (seed 000 "Who answers a request"; spec/pmix/02 §3.2).
+   * user the session was granted to (PRRTE §7.4.4.1 "Who answers a request"; PRRTE's
+   * prte_session_is_owned_by).
    */
   boolean controls(boolean fromScheduler, Client c, SessionRec s) {
     if (fromScheduler || s.owners.contains(c.proc().nspace())) {
@@ -186,7 +190,8 @@ final class DvmModel {
 
   void startDaemon(NodeRec n) {
     n.setDaemon(DaemonState.STARTING);
-    // seed 003: campaigns record the exact daemon ranks they launch (a re-grown node gets a new
+    // PRRTE's elastic-DVM spec: campaigns record the exact daemon ranks they launch (a re-grown
+    // node gets a new
     // one)
     n.rank = nextRank++;
     if (started) {

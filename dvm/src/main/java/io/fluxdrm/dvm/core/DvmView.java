@@ -18,14 +18,17 @@ import java.util.Set;
 public interface DvmView {
 
   /**
-   * The id of the default session, whose nodes are the unreserved pool (seed 002, assumption 3).
+   * The id of the default session, whose nodes are the unreserved pool (PRRTE PR #1904, assumption
+   * 3).
    */
   long DEFAULT_SESSION = 0xFFFF_FFFFL;
 
   /** The master (HNP) node's host. */
   String master();
 
-  /** The DVM's own namespace (its job runs in the default session, seed 002, assumption 5). */
+  /**
+   * The DVM's own namespace (its job runs in the default session, PRRTE PR #1904, assumption 5).
+   */
   String dvmNspace();
 
   /** The attached scheduler, if any. */
@@ -55,7 +58,7 @@ public interface DvmView {
   /** Job {@code nspace}, if not yet ended. */
   Optional<JobView> job(String nspace);
 
-  /** The requests in flight (seed 002's request tracker), oldest first. */
+  /** The requests in flight (PRRTE PR #1904's request tracker), oldest first. */
   List<PendingRequest> pendingRequests();
 
   /** One node: its host, slots, daemon state and the session holding it. */
@@ -67,7 +70,7 @@ public interface DvmView {
     }
   }
 
-  /** Session flags, after PRRTE's {@code prte_session_t} flags (spec/pmix/02 §3.1). */
+  /** Session flags, after PRRTE's {@code prte_session_t} flags (PRRTE's prte_session_t). */
   enum SessionFlag {
     /** Holds nodes withheld from general use. */
     RESERVED,
@@ -146,11 +149,14 @@ public interface DvmView {
 
   /** Where a job is in its life. */
   enum JobState {
-    /** Waiting for the daemons of its nodes to come up before it is mapped (seed 000). */
+    /**
+     * Waiting for the daemons of its nodes to come up before it is mapped (PRRTE §7.4.4 Session
+     * Control).
+     */
     WAITING_FOR_DAEMONS,
     /**
      * Mapped, its processes placed, not past the launch boundary yet (elastic mode: MAP and
-     * LAUNCH_APPS are separate steps, spec/pmix/03 §3).
+     * LAUNCH_APPS are separate steps, PRRTE elastic-DVM spec, job states).
      */
     MAPPED,
     /** A launch was decided; not reported launched yet. */
@@ -222,8 +228,8 @@ public interface DvmView {
   }
 
   /**
-   * The elastic DVM's state (seed 003): the launch fence, the open campaigns, the held jobs. Empty
-   * (fence 0, nothing open or held) outside elastic mode.
+   * The elastic DVM's state (PRRTE's elastic-DVM spec): the launch fence, the open campaigns, the
+   * held jobs. Empty (fence 0, nothing open or held) outside elastic mode.
    */
   default ElasticView elastic() {
     return new ElasticView(0, List.of(), List.of(), List.of(), 0);

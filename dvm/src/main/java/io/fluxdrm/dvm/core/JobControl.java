@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * The life of a job: made, mapped (by {@link Mapper}) once its session's daemons are up, launched,
- * signalled, retired; a failed map or launch; a terminate with its kill grace (seed 000, seed 002,
- * spec/pmix/03 §3).
+ * signalled, retired; a failed map or launch; a terminate with its kill grace (PRRTE §7.4.4 Session
+ * Control, PRRTE PR #1904, PRRTE elastic-DVM spec, job states).
  */
 final class JobControl {
   private final DvmModel m;
@@ -57,15 +57,16 @@ final class JobControl {
   }
 
   /**
-   * Maps and launches {@code j} once every node it may use has its daemon up (seed 000: a job waits
-   * for the daemons of newly named nodes); fails it when it cannot be mapped.
+   * Maps and launches {@code j} once every node it may use has its daemon up (PRRTE §7.4.4 Session
+   * Control: a job waits for the daemons of newly named nodes); fails it when it cannot be mapped.
    */
   void tryLaunch(JobRec j) {
     if (j.state != JobState.WAITING_FOR_DAEMONS || m.heldAtMap.contains(j)) {
       return;
     }
     if (m.config.elastic() && m.fence > 0) {
-      // spec/pmix/03 §3: a job reaching VM_READY → MAP while any campaign is open is parked
+      // PRRTE elastic-DVM spec, job states: a job reaching VM_READY → MAP while any campaign is
+      // open is parked
       m.waitingJobs.remove(j);
       m.heldAtMap.add(j);
       return;
@@ -130,7 +131,8 @@ final class JobControl {
     m.waitingJobs.remove(j);
     j.placements = placements;
     if (m.config.elastic()) {
-      // spec/pmix/03 §3: MAP and LAUNCH_APPS are separate steps; a size change may come between
+      // PRRTE elastic-DVM spec, job states: MAP and LAUNCH_APPS are separate steps; a size change
+      // may come between
       j.state = JobState.MAPPED;
       m.out.add(new DvmDecision.MapComplete(j.nspace));
       return;
@@ -150,7 +152,10 @@ final class JobControl {
     m.out.add(new DvmDecision.LaunchJob(j.nspace, j.session.id, j.apps, j.jobInfos, placements));
   }
 
-  /** A mapped job reaches LAUNCH_APPS: parked while a shrink is open (spec/pmix/03 §3, §7.3). */
+  /**
+   * A mapped job reaches LAUNCH_APPS: parked while a shrink is open (PRRTE elastic-DVM spec, job
+   * states, §7.3).
+   */
   void onLaunchApps(String nspace) {
     JobRec j = m.jobs.get(nspace);
     if (j == null || j.state != JobState.MAPPED) {
@@ -191,7 +196,7 @@ final class JobControl {
     for (NodeList.Entry e : named) {
       NodeRec n = m.nodes.get(e.host());
       if (n == null || n.member != j.session || n.daemon != DaemonState.UP) {
-        // seed 000 "Instantiation" / B2: a job maps only onto its session's nodes
+        // PRRTE §7.4.4.2.1 "Instantiation" / B2: a job maps only onto its session's nodes
         throw new Refused(
             PmixStatus.PMIX_ERR_OUT_OF_RESOURCE,
             "job "
@@ -213,7 +218,7 @@ final class JobControl {
     }
     j.state = JobState.RUNNING;
     if (j.answerOnLaunch >= 0) {
-      // seed 000 "Instantiation": a successful return means the job is running
+      // PRRTE §7.4.4.2.1 "Instantiation": a successful return means the job is running
       List<Info> infos = new ArrayList<>(j.answerInfos);
       infos.add(Info.of(PmixKey.PMIX_NSPACE, j.nspace));
       m.answer(j.answerOnLaunch, PmixStatus.PMIX_SUCCESS, infos);
@@ -240,8 +245,8 @@ final class JobControl {
 
   /**
    * A job that could not be mapped or launched: its remaining processes are dropped, its request
-   * gets the error, and an allocation made for it is handed back (seed 001); a session created to
-   * run it is reclaimed (spec/pmix/02 §4.3, launch failure).
+   * gets the error, and an allocation made for it is handed back (PRRTE §7.4.3 Flow-of-Control); a
+   * session created to run it is reclaimed (PRRTE §7.4.4.2 Operations, launch failure).
    */
   void launchFailed(JobRec j, PmixStatus status, String reason) {
     for (NodeRec n : j.live.values()) {
@@ -283,9 +288,9 @@ final class JobControl {
   }
 
   /**
-   * A job retires: its status is kept for COMPLETE, its children end unless PMIX_NOHUP (seed 002),
-   * sessions it owns follow their inheritance, and its session is reclaimed if it was waiting for
-   * its last job.
+   * A job retires: its status is kept for COMPLETE, its children end unless PMIX_NOHUP (PRRTE PR
+   * #1904), sessions it owns follow their inheritance, and its session is reclaimed if it was
+   * waiting for its last job.
    */
   private void retire(JobRec j) {
     if (!m.jobs.containsKey(j.nspace)) {
@@ -318,7 +323,7 @@ final class JobControl {
       j.killTimer = -1;
     }
     if (!s.isDefault()) {
-      // seed 000 "Completion": statuses accumulated as the jobs retire
+      // PRRTE §7.4.4.2.8 "Completion": statuses accumulated as the jobs retire
       s.results.add(new DvmView.JobResult(j.nspace, j.exitCode));
     }
     if (j.answerOnLaunch >= 0) {
@@ -329,7 +334,7 @@ final class JobControl {
     }
     for (JobRec c : new ArrayList<>(m.childrenOf.getOrDefault(j.nspace, new LinkedHashSet<>()))) {
       if (!c.nohup) {
-        // seed 002: child jobs end with their parent unless spawned with PMIX_NOHUP
+        // PRRTE PR #1904: child jobs end with their parent unless spawned with PMIX_NOHUP
         terminateJob(c);
       }
     }
@@ -347,7 +352,7 @@ final class JobControl {
       }
       case LAUNCHING -> j.terminateOnLaunch = true;
       case RUNNING -> {
-        // seed 000 "Terminate": a paused job is continued first
+        // PRRTE §7.4.4.2.5 "Terminate": a paused job is continued first
         if (j.stopped) {
           j.stopped = false;
           m.out.add(new DvmDecision.SignalJob(j.nspace, Signal.CONT));
@@ -368,7 +373,7 @@ final class JobControl {
       return;
     }
     if (t.session() != null) {
-      // seed 000 "Session lifetime": expiry acts exactly as PMIX_SESSION_TERMINATE
+      // PRRTE §7.4.4.3 "Session lifetime": expiry acts exactly as PMIX_SESSION_TERMINATE
       t.session().timerId = -1;
       core.reclaim.terminateSession(t.session());
     } else {

@@ -40,7 +40,9 @@ final class JobRec {
   /** The first non-zero exit code (128+N for signal N), or 0. */
   int exitCode;
 
-  /** Its map while mapped and not yet launched (elastic mode, spec/pmix/03 §3). */
+  /**
+   * Its map while mapped and not yet launched (elastic mode, PRRTE elastic-DVM spec, job states).
+   */
   List<DvmDecision.Placement> placements = List.of();
 
   long killTimer = -1;

@@ -21,7 +21,9 @@ final class NodeRec {
   /** Slots the job being mapped has placed on it so far, not yet claimed (0 between jobs). */
   int tentative;
 
-  /** The rank of its daemon, given when the daemon is started (seed 003); -1 before. */
+  /**
+   * The rank of its daemon, given when the daemon is started (PRRTE's elastic-DVM spec); -1 before.
+   */
   long rank = -1;
 
   /** The session whose node set holds it (null while in none); indexed there. */

@@ -11,8 +11,8 @@ import java.util.OptionalLong;
 
 /**
  * The end of sessions: terminate, reclaim (nodes back to the pool or handed back, COMPLETE to the
- * scheduler) and the inheritance a session follows when its owner ends (seed 000 "Session
- * lifetime", seed 002).
+ * scheduler) and the inheritance a session follows when its owner ends (PRRTE §7.4.4 Session
+ * Control "Session lifetime", PRRTE PR #1904).
  */
 final class Reclaim {
   private final DvmModel m;
@@ -34,7 +34,7 @@ final class Reclaim {
 
   /**
    * Terminates every job of {@code s} and reclaims it once the last has retired, at once when it
-   * has none (seed 000 "Terminate").
+   * has none (PRRTE §7.4.4.2.5 "Terminate").
    */
   void terminateSession(SessionRec s) {
     if (s.reclaimed) {
@@ -49,8 +49,8 @@ final class Reclaim {
 
   /**
    * Reclaims {@code s}: disarms its limit, returns its nodes to the pool or hands them back (never
-   * the master's node), then, for a scheduler-instantiated session, sends COMPLETE (seed 000
-   * "Completion": the teardown is complete before the notice).
+   * the master's node), then, for a scheduler-instantiated session, sends COMPLETE (PRRTE §7.4.4
+   * Session Control "Completion": the teardown is complete before the notice).
    */
   private void reclaim(SessionRec s) {
     s.reclaimed = true;
@@ -67,7 +67,7 @@ final class Reclaim {
     for (NodeRec n : new ArrayList<>(s.nodes)) {
       m.takeOut(s, n);
       if (handBack && !n.host.equals(m.config.master())) {
-        // seed 000 "Session lifetime": NONE/CHILD hand the nodes back to the scheduler
+        // PRRTE §7.4.4.3 "Session lifetime": NONE/CHILD hand the nodes back to the scheduler
         m.nodes.remove(n.host);
         if (m.stopDaemon(n, null)) {
           m.unclaimedStops.add(n);
@@ -122,9 +122,10 @@ final class Reclaim {
 
   /**
    * The namespace {@code nspace} ended (a job retired or a tool left): each attached session it
-   * owns follows its inheritance (seed 002; spec/pmix/02 §2.3): NONE hands the nodes back at once,
-   * DEFAULT unreserves them (a session instantiated to follow its requester is terminated), CHILD
-   * and CHILD_DEFAULT wait for the owner's spawned descendants to end.
+   * owns follows its inheritance (PRRTE PR #1904; PRRTE node-reservation spec guarantee 4): NONE
+   * hands the nodes back at once, DEFAULT unreserves them (a session instantiated to follow its
+   * requester is terminated), CHILD and CHILD_DEFAULT wait for the owner's spawned descendants to
+   * end.
    */
   void ownerEnded(String nspace) {
     LinkedHashSet<SessionRec> owned = m.ownedBy.get(nspace);

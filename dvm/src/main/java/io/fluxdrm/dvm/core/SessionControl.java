@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Session control (seed 000; spec/pmix/02 §4.3): who may act on a session, each directive
- * (instantiate, pause, resume, preempt, restore, signal, terminate, extend, separation), the nodes
- * a session is given and its time limit.
+ * Session control (PRRTE §7.4.4 Session Control; PRRTE §7.4.4.2 Operations): who may act on a
+ * session, each directive (instantiate, pause, resume, preempt, restore, signal, terminate, extend,
+ * separation), the nodes a session is given and its time limit.
  */
 final class SessionControl {
   private final DvmModel m;
@@ -29,7 +29,7 @@ final class SessionControl {
   void sessionControl(DvmEvent.SessionControl r) {
     boolean fromScheduler = m.isScheduler(r.from());
     if (m.scheduler != null && !fromScheduler) {
-      // seed 000 "Who answers a request": passed up to the scheduler with PMIX_REQUESTOR
+      // PRRTE §7.4.4.1 "Who answers a request": passed up to the scheduler with PMIX_REQUESTOR
       m.forward(
           r,
           new DvmDecision.SessionControl(
@@ -53,7 +53,8 @@ final class SessionControl {
     }
     List<SessionRec> targets = new ArrayList<>();
     if (r.sessionId() == DvmModel.UINT32_MAX) {
-      // seed 000 "Operations": every session the requestor controls, never the unreserved pool
+      // PRRTE §7.4.4.2 "Operations": every session the requestor controls, never the unreserved
+      // pool
       for (SessionRec s : m.sessions.values()) {
         if (m.controls(fromScheduler, r.from(), s)) {
           targets.add(s);
@@ -83,7 +84,8 @@ final class SessionControl {
       throw Refused.notFound("session " + r.sessionId() + ": no such session");
     }
     if (!m.controls(fromScheduler, r.from(), s)) {
-      // seed 000 "Who answers a request": the requestor must be entitled (owner nspace or user)
+      // PRRTE §7.4.4.1 "Who answers a request": the requestor must be entitled (owner nspace or
+      // user)
       throw Refused.noPermissions(
           "session "
               + r.sessionId()
@@ -97,7 +99,7 @@ final class SessionControl {
     apply(s, d, actor);
     List<Info> infos = ctrlInfos(d);
     if (d.op() != SessionDirectives.Op.TERMINATE) {
-      // spec/pmix/02 §4.3: the answer names the session, except a terminate's
+      // PRRTE §7.4.4.2 Operations: the answer names the session, except a terminate's
       infos.addAll(sessionInfos(s));
     }
     m.answer(r.requestId(), PmixStatus.PMIX_SUCCESS, infos);
@@ -123,7 +125,7 @@ final class SessionControl {
       case PREEMPT, RESTORE, SIGNAL -> namedJobs(s, d);
       case EXTEND -> {
         if (!d.extendsSomething()) {
-          // seed 000 "Extend": an extend that extends nothing is an error
+          // PRRTE §7.4.4.2.6 "Extend": an extend that extends nothing is an error
           throw Refused.badParam(
               "PMIX_SESSION_EXTEND of session "
                   + s.id
@@ -145,7 +147,7 @@ final class SessionControl {
     for (String ns : d.nspaces()) {
       JobRec j = m.jobs.get(ns);
       if (j == null || j.session != s) {
-        // spec/pmix/02 §4.3: named jobs absent → NOT_FOUND; no partial effect (03 §8.3)
+        // PRRTE §7.4.4.2 Operations: named jobs absent → NOT_FOUND; no partial effect (03 §8.3)
         throw Refused.notFound("PMIX_NSPACE " + ns + ": no such job in session " + s.id);
       }
       if (!l.contains(j)) {
@@ -158,7 +160,7 @@ final class SessionControl {
   private void apply(SessionRec s, SessionDirectives d, PmixProc actor) {
     switch (d.op()) {
       case PAUSE -> {
-        // seed 000 "Pause and resume": SIGSTOP every job not already stopped
+        // PRRTE §7.4.4.2.2 "Pause and resume": SIGSTOP every job not already stopped
         s.flags.add(SessionFlag.PAUSED);
         for (JobRec j : s.jobs) {
           stop(j);
@@ -171,7 +173,7 @@ final class SessionControl {
         }
       }
       case PREEMPT -> {
-        // seed 000 "Preempt and restore": suspension; the jobs keep their resources
+        // PRRTE §7.4.4.2.3 "Preempt and restore": suspension; the jobs keep their resources
         for (JobRec j : namedJobs(s, d)) {
           stop(j);
         }
@@ -193,7 +195,7 @@ final class SessionControl {
       case EXTEND -> extend(s, d, actor);
       default -> {}
     }
-    // seed 000 "Separation": may accompany any operation, or stand alone
+    // PRRTE §7.4.4.2.7 "Separation": may accompany any operation, or stand alone
     d.sep()
         .ifPresent(
             sep -> {
@@ -252,8 +254,9 @@ final class SessionControl {
   }
 
   /**
-   * Puts the named nodes into {@code s} (withheld from general use, seed 000 "Instantiation"),
-   * extending the DVM across new ones; returns the hosts whose daemons were started.
+   * Puts the named nodes into {@code s} (withheld from general use, PRRTE §7.4.4.2.1
+   * "Instantiation"), extending the DVM across new ones; returns the hosts whose daemons were
+   * started.
    */
   List<String> addNodes(SessionRec s, List<NodeList.Entry> entries) {
     List<String> startedHosts = new ArrayList<>();
@@ -289,7 +292,8 @@ final class SessionControl {
       s.timeLimit = null;
     }
     if (seconds > 0) {
-      // seed 000 "Session lifetime": a limit only when asked for; 0 disarms (spec/pmix/02 §4.3)
+      // PRRTE §7.4.4.3 "Session lifetime": a limit only when asked for; 0 disarms (PRRTE §7.4.4.2
+      // Operations)
       s.timeLimit = Duration.ofSeconds(seconds);
       s.timerId = m.nextTimer++;
       m.timers.put(s.timerId, new Timer(s, null));
@@ -307,7 +311,7 @@ final class SessionControl {
       throw new Refused(PmixStatus.PMIX_ERR_EXISTS, "session " + id + ": exists already");
     }
     if (!d.apps().isEmpty() && d.nodes().isEmpty()) {
-      // seed 000 "Instantiation": a session given apps must be given resources
+      // PRRTE §7.4.4.2.1 "Instantiation": a session given apps must be given resources
       throw Refused.badParam(
           "PMIX_SESSION_APP without PMIX_ALLOC_NODE_LIST: a session with apps needs nodes");
     }
@@ -346,7 +350,8 @@ final class SessionControl {
     if (fromScheduler) {
       s.flags.add(SessionFlag.SCHEDULER);
     }
-    // seed 000 "Separation": detached by default; SEP=false opts back into requester lifetime
+    // PRRTE §7.4.4.2.7 "Separation": detached by default; SEP=false opts back into requester
+    // lifetime
     if (d.sep().orElse(true)) {
       s.flags.add(SessionFlag.DETACHED);
     }
@@ -356,7 +361,7 @@ final class SessionControl {
     s.instantiated = true;
     s.owner = actor.nspace();
     s.owners.add(actor.nspace());
-    // seed 000 "Credentials": PMIX_USERID recorded as the user the session is granted to
+    // PRRTE §7.4.4.4 "Credentials": PMIX_USERID recorded as the user the session is granted to
     s.ownerUid = d.userId().orElse(r.from().uid());
     d.inheritance().ifPresent(i -> s.inheritance = i);
     s.requestor = actor;
@@ -368,7 +373,7 @@ final class SessionControl {
     infos.addAll(sessionInfos(s));
     core.campaigns.growCampaign(actor, Optional.of(s.allocId), s.reqId, startedHosts);
     if (d.apps().isEmpty()) {
-      // seed 000 "Instantiation": a standing reservation, answered at once
+      // PRRTE §7.4.4.2.1 "Instantiation": a standing reservation, answered at once
       m.answer(r.requestId(), PmixStatus.PMIX_SUCCESS, infos);
       return;
     }

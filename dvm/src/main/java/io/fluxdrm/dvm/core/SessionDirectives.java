@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * One {@code PMIx_Session_control} request's directives, scanned whole before anything is done
- * (spec/pmix/02 §4.2: order is irrelevant), with every rule of seed 000 that needs no state.
+ * (PRRTE §7.4.4.2 Operations: order is irrelevant), with every rule of PRRTE §7.4.4 Session Control
+ * that needs no state.
  */
 record SessionDirectives(
     Op op,
@@ -32,7 +33,7 @@ record SessionDirectives(
     List<String> nspaces,
     int signal) {
 
-  /** The operational directives: alternatives, not a program (seed 000 "Operations"). */
+  /** The operational directives: alternatives, not a program (PRRTE §7.4.4.2 "Operations"). */
   enum Op {
     /** None: {@code PMIX_SESSION_SEP} alone ("modify only"). */
     NONE,
@@ -46,7 +47,7 @@ record SessionDirectives(
     EXTEND
   }
 
-  /** Resource-selection keys PRRTE refuses (seed 000 "What PRRTE does not support"). */
+  /** Resource-selection keys PRRTE refuses (PRRTE §7.4.4.4 "What PRRTE does not support"). */
   private static final Set<String> SELECTION =
       Set.of(
           PmixKey.PMIX_ALLOC_NUM_NODES,
@@ -60,11 +61,11 @@ record SessionDirectives(
   /**
    * Scans {@code directives}.
    *
-   * @throws Refused with the status seed 000 and spec/pmix/02 §4.2 give
+   * @throws Refused with the status PRRTE §7.4.4 Session Control and PRRTE §7.4.4.2 Operations give
    */
   static SessionDirectives parse(List<Info> directives) {
     Builder b = new Builder();
-    // seed 000 "Completion": a request carrying COMPLETE is refused, whatever else it holds
+    // PRRTE §7.4.4.2.8 "Completion": a request carrying COMPLETE is refused, whatever else it holds
     for (Info i : directives) {
       if (i.key().equals(PmixKey.PMIX_SESSION_COMPLETE) && i.boolValue()) {
         throw Refused.notSupported(
@@ -83,7 +84,7 @@ record SessionDirectives(
         case PmixKey.PMIX_SESSION_EXTEND -> flag(i, Op.EXTEND, ops);
         case PmixKey.PMIX_SESSION_SIGNAL -> {
           int n = (Integer) i.value();
-          // spec/pmix/02 §4.2: an integer > 0; Signal.MAX bounds it (decision D356)
+          // PRRTE §7.4.4.2 Operations: an integer > 0; Signal.MAX bounds it (decision D356)
           if (n <= 0 || n > Signal.MAX) {
             throw Refused.badParam(
                 "PMIX_SESSION_SIGNAL " + n + ": out of range (expected: 1 to " + Signal.MAX + ")");
@@ -121,13 +122,13 @@ record SessionDirectives(
           b.apps.addAll(i.appsValue());
         }
         case PmixKey.PMIX_SESSION_PROVISION_NODES, PmixKey.PMIX_SESSION_PROVISION_IMAGE ->
-            // seed 000 "What PRRTE does not support": provisioning
+            // PRRTE §7.4.4.4 "What PRRTE does not support": provisioning
             throw Refused.notSupported(
                 PmixKey.nameOf(i.key()).orElseThrow()
                     + ": provisioning is not supported (the DVM runs on the nodes as it finds them)");
         case PmixKey.PMIX_USERID -> b.userId = Optional.of(i.longValue());
         case PmixKey.PMIX_GRPID -> {
-          // seed 000 "Credentials": accepted and ignored
+          // PRRTE §7.4.4.4 "Credentials": accepted and ignored
         }
         case PmixKey.PMIX_NSPACE -> b.nspaces.add(i.stringValue());
         case PmixKey.PMIX_TIMEOUT -> {
@@ -190,12 +191,13 @@ record SessionDirectives(
   }
 
   /**
-   * A resource key, inside {@code PMIX_SESSION_RESOURCES} or given directly on the request (seed
-   * 000 "Instantiation"); an unrecognised key is ignored (seed 000: not an error).
+   * A resource key, inside {@code PMIX_SESSION_RESOURCES} or given directly on the request (PRRTE
+   * §7.4.4.2.1 "Instantiation"); an unrecognised key is ignored (PRRTE §7.4.4 Session Control: not
+   * an error).
    */
   private static void resource(Info r, Builder b, boolean inResources) {
     if (SELECTION.contains(r.key())) {
-      // seed 000 "What PRRTE does not support": resource selection (counts, memory, queues)
+      // PRRTE §7.4.4.4 "What PRRTE does not support": resource selection (counts, memory, queues)
       throw Refused.notSupported(
           PmixKey.nameOf(r.key()).orElseThrow()
               + (inResources ? " in PMIX_SESSION_RESOURCES" : "")
@@ -222,7 +224,7 @@ record SessionDirectives(
       case PmixKey.PMIX_ALLOC_INHERITANCE ->
           b.inheritance = Optional.of((AllocInheritance) r.value());
       default -> {
-        // seed 000: an unrecognized directive is not an error
+        // PRRTE §7.4.4 Session Control: an unrecognized directive is not an error
       }
     }
   }

@@ -1,9 +1,9 @@
 package io.fluxdrm.dvm.core;
 
 /**
- * A POSIX signal number as the DVM sends it to a job's processes (seed 000 "Pause and resume",
- * "Signal", "Terminate"). Numbers are Linux's; {@link #MAX} bounds what {@code PMIX_SESSION_SIGNAL}
- * may ask for.
+ * A POSIX signal number as the DVM sends it to a job's processes (PRRTE §7.4.4.2.2 "Pause and
+ * resume", "Signal", "Terminate"). Numbers are Linux's; {@link #MAX} bounds what {@code
+ * PMIX_SESSION_SIGNAL} may ask for.
  *
  * @param number the signal number, 1 to {@link #MAX}
  */

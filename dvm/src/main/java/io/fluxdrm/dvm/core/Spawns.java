@@ -14,8 +14,9 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Spawns (spec/pmix/02 §3.1, seed 001, seed 002): the session a job runs in, an allocation carried
- * on the spawn served first (by the scheduler or here), and the job made and tried.
+ * Spawns (PRRTE's prte_session_t, PRRTE §7.4.3 Flow-of-Control and PR #1904): the session a job
+ * runs in, an allocation carried on the spawn served first (by the scheduler or here), and the job
+ * made and tried.
  */
 final class Spawns {
   private final DvmModel m;
@@ -41,7 +42,7 @@ final class Spawns {
       launchSpawn(r, target, null);
       return;
     }
-    // seed 001: an allocation request carried on the spawn is served first
+    // PRRTE §7.4.3 Flow-of-Control: an allocation request carried on the spawn is served first
     if (!spawnAlloc.isInfoArray()) {
       throw Refused.badParam("PMIX_SPAWN_ALLOC: not a data array of info");
     }
@@ -84,7 +85,8 @@ final class Spawns {
     try {
       granted = core.allocations.serveLocally(r.from(), dir, req);
     } catch (Refused e) {
-      // seed 001: a refused allocation fails the spawn with JOB_ALLOC_FAILED, nothing launched
+      // PRRTE §7.4.3 Flow-of-Control: a refused allocation fails the spawn with JOB_ALLOC_FAILED,
+      // nothing launched
       throw new Refused(
           PmixStatus.PMIX_ERR_JOB_ALLOC_FAILED,
           "PMIX_SPAWN_ALLOC refused (" + e.status() + "): " + e.getMessage());
@@ -108,7 +110,9 @@ final class Spawns {
     }
   }
 
-  /** Launches a spawn into the session its allocation answer names (seed 001). */
+  /**
+   * Launches a spawn into the session its allocation answer names (PRRTE §7.4.3 Flow-of-Control).
+   */
   private void grantedSpawn(DvmEvent.Spawn r, List<Info> granted, boolean ownAllocation) {
     String allocId = null;
     for (Info i : granted) {
@@ -127,8 +131,8 @@ final class Spawns {
 
   /**
    * The session a spawn runs in: PMIX_SPAWN_TARGET, else PMIX_ALLOC_ID, else the parent job's
-   * session (an application), else the default session (a tool); spec/pmix/02 §3.1 and seed 002 (a
-   * job spawns only into its own session or a child session it created).
+   * session (an application), else the default session (a tool); PRRTE's prte_session_t and PRRTE
+   * PR #1904 (a job spawns only into its own session or a child session it created).
    */
   private SessionRec spawnTarget(DvmEvent.Spawn r) {
     List<String> targets = new ArrayList<>();
@@ -160,7 +164,7 @@ final class Spawns {
     for (String t : targets) {
       SessionRec s = m.byAllocId.get(t);
       if (s == null) {
-        // spec/pmix/03 §8: SPAWN_TARGET unresolved → NOT_FOUND
+        // PRRTE node-reservation spec: SPAWN_TARGET unresolved → NOT_FOUND
         throw Refused.notFound("PMIX_SPAWN_TARGET " + t + ": no such allocation");
       }
       if (!spawnAllowed(r.from(), parent, s)) {
@@ -179,7 +183,7 @@ final class Spawns {
       return true;
     }
     if (from.kind() == Client.Kind.APPLICATION && parent != null) {
-      // seed 002 assumption 2: its own session, or a child session it created
+      // PRRTE PR #1904 assumption 2: its own session, or a child session it created
       return s == parent.session || s.owners.contains(parent.nspace);
     }
     return m.controls(false, from, s);
@@ -199,7 +203,7 @@ final class Spawns {
             s, r.apps(), r.jobInfos(), parent == null ? null : parent.nspace, nohup, r.from());
     j.spawnAllocation = ownAllocation;
     if (!s.isDefault()) {
-      // spec/pmix/02 §3.1: every job spawned into a session becomes one of its owners
+      // PRRTE's prte_session_t: every job spawned into a session becomes one of its owners
       s.owners.add(j.nspace);
     }
     j.answerOnLaunch = r.requestId();

@@ -8,9 +8,10 @@
  * no thread: a service (its reactor) feeds it and carries its decisions out, as sched-simple's
  * {@code SchedulerCore} is driven.
  *
- * <p>The model follows seeds 000-002: nodes with slots, one daemon per node, the master (HNP) node,
- * the default session whose nodes are the unreserved pool, reserved sessions owning nodes, jobs and
- * child sessions, owner namespaces and the granted user, and the tracker of requests in flight.
+ * <p>The model follows PRRTE §7.4.3, §7.4.4 and PRRTE PR #1904: nodes with slots, one daemon per
+ * node, the master (HNP) node, the default session whose nodes are the unreserved pool, reserved
+ * sessions owning nodes, jobs and child sessions, owner namespaces and the granted user, and the
+ * tracker of requests in flight.
  *
  * <p>Driving it: {@code DvmCore.of(config)}, then carry out {@code start()}'s decisions (a
  * StartDaemon per node that gets a daemon); give each request a fresh id and hand it to {@code

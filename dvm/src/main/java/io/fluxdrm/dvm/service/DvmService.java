@@ -222,8 +222,9 @@ public final class DvmService implements DvmConnector, AutoCloseable {
   /**
    * An event the attached scheduler raises toward the DVM ({@code PMIx_Notify_event} from the
    * scheduler: {@code PMIX_ALLOC_TIMEOUT_WARNING} with {@code PMIX_ALLOC_ID} and {@code
-   * PMIX_TIME_REMAINING}), which the core relays to the allocation's requester only (spec/pmix/03
-   * §8.6, B23). Ignored when no scheduler is attached. Callable from any thread.
+   * PMIX_TIME_REMAINING}), which the core relays to the allocation's requester only (PRRTE
+   * node-reservation-spec guarantee 6, B23). Ignored when no scheduler is attached. Callable from
+   * any thread.
    *
    * @param code the event's status code
    * @param infos its infos

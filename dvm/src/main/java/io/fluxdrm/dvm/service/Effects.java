@@ -85,7 +85,8 @@ final class Effects {
 
   /**
    * Whether a second-phase event must wait for the answer to its requester's allocation request:
-   * the phase-one answer comes first (spec/pmix/03 §5, D422); returns the request it waits for.
+   * the phase-one answer comes first (PRRTE elastic-DVM spec, two-phase answer, D422); returns the
+   * request it waits for.
    */
   private Optional<Long> waitsFor(DvmDecision.Notify n) {
     int code = n.event().status();

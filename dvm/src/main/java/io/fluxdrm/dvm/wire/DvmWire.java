@@ -37,7 +37,7 @@ public final class DvmWire {
 
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-  /** The largest PMIx session id ({@code uint32_t}); also "every session" (seed 000 §7.4.4.2). */
+  /** The largest PMIx session id ({@code uint32_t}); also "every session" (PRRTE §7.4.4.2). */
   public static final long UINT32_MAX = 0xFFFF_FFFFL;
 
   /**

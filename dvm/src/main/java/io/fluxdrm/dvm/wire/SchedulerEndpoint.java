@@ -17,12 +17,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A scheduler's end of the hub protocol (seed 001: "scheduler attachment upon startup of either
- * side"): it serves the DVM's upcalls as the {@code dvm-sched} service and attaches with {@code
- * dvm.scheduler-attach}, at once when the DVM is already there, else when the DVM greets it with
- * {@code dvm-sched.hello} on its start, and again whenever a restarted DVM greets it. Its own
- * requests go through {@link #port()}: being the scheduler's connection, they are directives the
- * DVM executes (seed 000 "Who answers a request").
+ * A scheduler's end of the hub protocol (PRRTE §7.4.3 Flow-of-Control: "scheduler attachment upon
+ * startup of either side"): it serves the DVM's upcalls as the {@code dvm-sched} service and
+ * attaches with {@code dvm.scheduler-attach}, at once when the DVM is already there, else when the
+ * DVM greets it with {@code dvm-sched.hello} on its start, and again whenever a restarted DVM
+ * greets it. Its own requests go through {@link #port()}: being the scheduler's connection, they
+ * are directives the DVM executes (PRRTE §7.4.4.1 "Who answers a request").
  */
 public final class SchedulerEndpoint implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SchedulerEndpoint.class);

@@ -27,9 +27,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Scenarios B1 to B25 of spec/pmix/04 (allocation requests, seeds 001 and 002, the error table of
- * spec/pmix/03 §8), except the elastic-only B11, B14 and B15. The DVM starts on n1 (master, 2
- * slots) and n4 (allocated, no daemon); other nodes join when named.
+ * Scenarios B1 to B25 of docs/scenarios.md (allocation requests, PRRTE §7.4.3 Flow-of-Control and
+ * PRRTE PR #1904, the error table of PRRTE node-reservation spec), except the elastic-only B11, B14
+ * and B15. The DVM starts on n1 (master, 2 slots) and n4 (allocated, no daemon); other nodes join
+ * when named.
  */
 class AllocationScenariosTest {
   @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();
@@ -332,7 +333,8 @@ class AllocationScenariosTest {
     long ref = h.registerAll(t);
     h.alloc(t, AllocDirective.NEW, nodes("n5"));
     DvmDecision.ToScheduler call = h.decisions(DvmDecision.ToScheduler.class).get(0);
-    // seed 001: the scheduler informs the DVM of the grant through session control first
+    // PRRTE §7.4.3 Flow-of-Control: the scheduler informs the DVM of the grant through session
+    // control first
     StatusInfos inst =
         h.sessionControl(
                 sched,

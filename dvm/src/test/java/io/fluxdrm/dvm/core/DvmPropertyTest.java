@@ -41,7 +41,9 @@ class DvmPropertyTest {
     run(seed, DvmHarness.fourNodes());
   }
 
-  /** The same sequences in elastic mode (seed 003): the elastic invariants hold too. */
+  /**
+   * The same sequences in elastic mode (PRRTE's elastic-DVM spec): the elastic invariants hold too.
+   */
   @Property(tries = 150)
   void randomSequences_keepTheInvariantsInElasticMode(@ForAll long seed) {
     run(seed, DvmHarness.fourNodes().withElastic(true));

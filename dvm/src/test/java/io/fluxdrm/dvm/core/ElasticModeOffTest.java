@@ -14,7 +14,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Scenario D21 of spec/pmix/04: with elastic mode off nothing of seed 003 happens (§1). */
+/**
+ * Scenario D21 of docs/scenarios.md: with elastic mode off nothing of PRRTE's elastic-DVM spec
+ * happens (§1).
+ */
 class ElasticModeOffTest {
   @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();
 
@@ -60,7 +63,8 @@ class ElasticModeOffTest {
                 .orElseThrow()
                 .status())
         .isEqualTo(PmixStatus.PMIX_SUCCESS);
-    // fire and forget (spec/pmix/03 §1): the daemon never got the stop, so node2 stays, no event
+    // fire and forget (PRRTE elastic-DVM spec, prte_elastic_mode): the daemon never got the stop,
+    // so node2 stays, no event
     assertThat(h.core.view().node("node2").orElseThrow().daemon()).isEqualTo(DaemonState.UP);
     assertThat(h.core.view().pool()).containsExactly("node1", "node2");
     assertThat(h.decisions(DvmDecision.Notify.class)).isEmpty();

@@ -20,13 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Seed 003 in the core: scenarios D1–D24, B11, B14, B15 of spec/pmix/04 and the guarantees of
- * spec/pmix/03 §7, one test each (id in the name), the elastic invariants checked after every step
- * (fence = sum of the open campaigns' contributions, one hold per held job, no job mapped onto a
- * starting daemon, nothing held once no campaign is open, launches only onto daemons that are up).
- * The DVM starts on node1 (master, 2 slots). What the core does not model (radix trees, modex) is
- * named in the test that stands for the scenario; the shrink xcast failing at its creation (D20) is
- * a {@link DvmEvent.StopNotSent} per daemon (decision D415).
+ * PRRTE's elastic-DVM spec in the core: scenarios D1–D24, B11, B14, B15 of docs/scenarios.md and
+ * the guarantees of PRRTE elastic-DVM spec, guarantees, one test each (id in the name), the elastic
+ * invariants checked after every step (fence = sum of the open campaigns' contributions, one hold
+ * per held job, no job mapped onto a starting daemon, nothing held once no campaign is open,
+ * launches only onto daemons that are up). The DVM starts on node1 (master, 2 slots). What the core
+ * does not model (radix trees, modex) is named in the test that stands for the scenario; the shrink
+ * xcast failing at its creation (D20) is a {@link DvmEvent.StopNotSent} per daemon (decision D415).
  */
 class ElasticScenariosTest {
   @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();
@@ -661,7 +661,8 @@ class ElasticScenariosTest {
     assertThat(eventsFor("n")).isEmpty();
   }
 
-  // ---------------------------------------------------------------- spec/pmix/03 §7
+  // ---------------------------------------------------------------- PRRTE elastic-DVM spec,
+  // guarantees
 
   @Test
   void g7_1_aJobSubmittedDuringASizeChangeIsHeldNotFailedThenAdmitted() {
@@ -736,7 +737,8 @@ class ElasticScenariosTest {
     assertThat(el().fence()).isEqualTo(2);
     h.event(new DvmEvent.DaemonFailed("node2", "crashed"));
     h.event(new DvmEvent.DaemonLeft("node2"));
-    // the contribution stays until the whole shrink completes (collective completion, seed 003)
+    // the contribution stays until the whole shrink completes (collective completion, PRRTE's
+    // elastic-DVM spec)
     assertThat(el().campaigns()).singleElement().satisfies(c -> assertThat(c.pending()).hasSize(1));
     assertThat(eventsFor("s")).isEmpty();
     h.event(new DvmEvent.DaemonLeft("node3"));

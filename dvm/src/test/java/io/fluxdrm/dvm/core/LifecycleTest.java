@@ -48,7 +48,8 @@ class LifecycleTest {
 
   @Test
   void aDaemonFailingWhileAJobWaitsForItRollsTheGrowBackAndFailsTheJob() {
-    // elastic mode: the failed grow is rolled back as a whole (decision D406, seed 003)
+    // elastic mode: the failed grow is rolled back as a whole (decision D406, PRRTE's elastic-DVM
+    // spec)
     h.registerAll(t);
     h.failingHosts.add("node5");
     StatusInfos a =

@@ -23,11 +23,11 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
 /**
- * A refused request has no partial effect (spec/pmix/03 §8.3): random mixes of valid and invalid
- * directives, on existing and unknown sessions, from entitled and unentitled requestors; whenever
- * the answer is an error, the view is what it was and nothing but the answer was decided. (The
- * UINT32_MAX form is left out: it reports the last failure after acting on the sessions that
- * succeeded, spec/pmix/02 §4.3.)
+ * A refused request has no partial effect (PRRTE node-reservation spec guarantee 3): random mixes
+ * of valid and invalid directives, on existing and unknown sessions, from entitled and unentitled
+ * requestors; whenever the answer is an error, the view is what it was and nothing but the answer
+ * was decided. (The UINT32_MAX form is left out: it reports the last failure after acting on the
+ * sessions that succeeded, PRRTE §7.4.4.2 Operations.)
  */
 class NoPartialEffectPropertyTest {
 

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The node-reservation guarantees of spec/pmix/03 §8, one test each (id in the name), shown in
- * elastic mode, where reservations now grow and shrink through campaigns: the elastic invariants
- * hold after every step besides issue 13's.
+ * The node-reservation guarantees of PRRTE node-reservation spec, one test each (id in the name),
+ * shown in elastic mode, where reservations now grow and shrink through campaigns: the elastic
+ * invariants hold after every step besides issue 13's.
  */
 class ReservationGuaranteesTest {
   @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Scenarios C1 to C15 of spec/pmix/04 (session control without a scheduler, seed 000), against the
- * core in a simulated world of four 2-slot nodes, node1 the master.
+ * Scenarios C1 to C15 of docs/scenarios.md (session control without a scheduler, PRRTE §7.4.4
+ * Session Control), against the core in a simulated world of four 2-slot nodes, node1 the master.
  */
 class SessionControlBasicsTest {
   @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();
@@ -115,8 +115,8 @@ class SessionControlBasicsTest {
 
   /**
    * C1's session in a second world, as the master sees it: the same requests sent to the master
-   * directly, for comparison with a relayed one (seed 000: the master "applies the same rules it
-   * would to a request that arrived directly").
+   * directly, for comparison with a relayed one (PRRTE §7.4.4 Session Control: the master "applies
+   * the same rules it would to a request that arrived directly").
    */
   DvmHarness direct() {
     DvmHarness d = new DvmHarness(DvmHarness.fourNodes(), new InvariantsExtension());

@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Scenarios C16 to C35 of spec/pmix/04 (refusals, suspension bookkeeping, lifetime, inheritance,
- * entitlement, the scheduler's part, completion, separation, credentials), and seed 000's "Trying
- * it out" sequence in simulated terms (the service's integration test runs it with real processes).
+ * Scenarios C16 to C35 of docs/scenarios.md (refusals, suspension bookkeeping, lifetime,
+ * inheritance, entitlement, the scheduler's part, completion, separation, credentials), and PRRTE
+ * §7.4.4.5 "Trying it out" sequence in simulated terms (the service's integration test runs it with
+ * real processes).
  */
 class SessionControlRulesTest {
   @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();
@@ -285,7 +286,7 @@ class SessionControlRulesTest {
    * Issue 29, finding 9: {@code sessionctrl instantiate 43} without nodes created a session on no
    * node. A session holds nodes: an INSTANTIATE naming none is a BAD_PARAM that changes nothing, as
    * a NEW naming none is (D355; decision D497). Nodes outside the DVM are not refused: the DVM is
-   * extended across them (seed 000 "Instantiation", elastic mode or not).
+   * extended across them (PRRTE §7.4.4.2.1 "Instantiation", elastic mode or not).
    */
   @Test
   void anInstantiateNamingNoNodesIsABadParam_nodesOutsideTheDvmExtendIt() {
@@ -344,7 +345,7 @@ class SessionControlRulesTest {
             .orElseThrow();
     assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_NO_PERMISSIONS);
     assertThat(h.signals).isEmpty();
-    // the same user from a second command is entitled (seed 000)
+    // the same user from a second command is entitled (PRRTE §7.4.4 Session Control)
     assertThat(
             h.sessionControl(
                     tool("sessionctrl-2", 1000), "node2", 4242, on(PmixKey.PMIX_SESSION_PAUSE))
@@ -519,7 +520,7 @@ class SessionControlRulesTest {
         .isEqualTo(PmixStatus.PMIX_SUCCESS);
     assertThat(h.signals).containsExactly(ns + " SIGSTOP", ns + " SIGCONT", ns + " SIGTERM");
     // sleep dies of SIGTERM: the session, created to run it, is reclaimed (C6), so the
-    // terminate that follows in seed 000's sequence finds nothing (decision D359)
+    // terminate that follows in PRRTE §7.4.4's sequence finds nothing (decision D359)
     assertThat(h.core.view().session(42)).isEmpty();
     assertThat(h.core.view().pool()).contains("node1");
     assertThat(sc(42, on(PmixKey.PMIX_SESSION_TERMINATE)).status())

@@ -126,7 +126,7 @@ class DvmServiceTest {
     assertThat(done(tool.sessionControl(42, op(PmixKey.PMIX_SESSION_SIGNAL, 15))).status())
         .isEqualTo(PmixStatus.PMIX_SUCCESS);
     loop.runPending();
-    // the app retired: the session was reclaimed (seed 000 "Instantiation")
+    // the app retired: the session was reclaimed (PRRTE §7.4.4.2.1 "Instantiation")
     assertThat(sim().liveJobs()).isEmpty();
     assertThat(done(tool.sessionControl(42, op(PmixKey.PMIX_SESSION_TERMINATE, true))).status())
         .isEqualTo(PmixStatus.PMIX_ERR_NOT_FOUND);
@@ -212,7 +212,7 @@ class DvmServiceTest {
 
     done(s.disconnect());
     assertThat(dvm.view().scheduler()).isEmpty();
-    // no scheduler: the master decides (seed 000 "Who answers a request")
+    // no scheduler: the master decides (PRRTE §7.4.4.1 "Who answers a request")
     assertThat(done(tool.sessionControl(5, op(PmixKey.PMIX_SESSION_PAUSE, true))).status())
         .isEqualTo(PmixStatus.PMIX_ERR_NOT_FOUND);
 

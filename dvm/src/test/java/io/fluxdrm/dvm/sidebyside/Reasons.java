@@ -61,7 +61,7 @@ final class Reasons {
               "both pause every session the tool owns; PRRTE answers a UINT32_MAX control with a"
                   + " session's ids (here the one owned; with several the spec names none), the"
                   + " reference answers SUCCESS alone, the request having named no one session"
-                  + " (seed 000)"),
+                  + " (PRRTE §7.4.4 Session Control)"),
           Map.entry(
               "C1",
               "PRRTE did not answer an INSTANTIATE with apps within the port's 120 s, although the"
@@ -90,7 +90,7 @@ final class Reasons {
               "B24",
               "this PRRTE (snapshot 52d5e4bb) predates ACTIVATE (OpenPMIx #4190, PRRTE #2721; not"
                   + " in its OpenPMIx) and answers directive 6 NOT_SUPPORTED whatever it names; the"
-                  + " reference answers it itself (seed 001, D366): +all with no held node idle is"
+                  + " reference answers it itself (PRRTE §7.4.3 Flow-of-Control, D366): +all with no held node idle is"
                   + " SUCCESS with nothing to start, +e and a slot count are BAD_PARAM (spec B24)"),
           Map.entry(
               "C34",
@@ -104,5 +104,5 @@ final class Reasons {
               "C18",
               "PRRTE counts COMPLETE as an operation, so PAUSE+COMPLETE is two operations"
                   + " (BAD_PARAM, as C10); the reference refuses any request carrying COMPLETE"
-                  + " first (seed 000 'Completion': only the DVM sends it)"));
+                  + " first (PRRTE §7.4.4.2.8 'Completion': only the DVM sends it)"));
 }

@@ -5,8 +5,7 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * One scenario of spec/pmix/04-test-scenarios.md sections B, C and D, written once against the
- * {@link World}.
+ * One scenario of docs/scenarios.md sections B, C and D, written once against the {@link World}.
  *
  * @param id the spec's id (B1, C7, D2...)
  * @param title a short description for the table

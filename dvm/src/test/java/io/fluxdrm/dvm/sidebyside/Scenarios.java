@@ -18,9 +18,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
 /**
- * The scenarios of spec/pmix/04-test-scenarios.md sections B, C and D, in the order they run: the
- * scenarios of one group share one DVM (a scenario that grows it releases what it grew, or a later
- * one does). Each says what it did and what came back, as an {@link Outcome}.
+ * The scenarios of docs/scenarios.md sections B, C and D, in the order they run: the scenarios of
+ * one group share one DVM (a scenario that grows it releases what it grew, or a later one does).
+ * Each says what it did and what came back, as an {@link Outcome}.
  */
 public final class Scenarios {
   private Scenarios() {}

@@ -103,7 +103,8 @@ class DvmHubServiceTest {
             done(theirs.sessionControl(8, List.of(Info.of(PmixKey.PMIX_SESSION_PAUSE, true))))
                 .status())
         .isEqualTo(PmixStatus.PMIX_ERR_NO_PERMISSIONS);
-    // a second connection of the same user is entitled (seed 000: the granted user)
+    // a second connection of the same user is entitled (PRRTE §7.4.4 Session Control: the granted
+    // user)
     HubDvmPort mineAgain = new HubDvmPort(hub.attach(Credentials.user(2000)), null);
     assertThat(
             done(mineAgain.sessionControl(
@@ -164,7 +165,7 @@ class DvmHubServiceTest {
     assertThat(front.clients()).isEqualTo(1);
     done(tool.disconnect());
     assertThat(front.clients()).isZero();
-    // detached by default (seed 000 "Separation"): the session survives its requester
+    // detached by default (PRRTE §7.4.4.2.7 "Separation"): the session survives its requester
     assertThat(dvm.view().session(4)).isPresent();
   }
 

@@ -17,9 +17,9 @@ import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
 
 /**
- * flux-core's realloc and release parts for RFC 51 (seed 004): the scheduler's answer to a
- * forwarded {@code sched.realloc} applied to the job's R and eventlog, and the shell's {@code
- * job-manager.release} of a granted shrink becoming {@code sched.free {final:false}}.
+ * flux-core's realloc and release parts for RFC 51: the scheduler's answer to a forwarded {@code
+ * sched.realloc} applied to the job's R and eventlog, and the shell's {@code job-manager.release}
+ * of a granted shrink becoming {@code sched.free {final:false}}.
  */
 final class ReallocRules {
   private ReallocRules() {}

@@ -9,7 +9,8 @@ import java.util.Objects;
  * when it connects (its process name, its credentials from the transport, and whether it is a tool,
  * an application process or the scheduler), never from a message (D16). A port is bound to one
  * client for its whole life; every request made through it is that client's, and PMIx adds the
- * client's {@code PMIX_USERID} and {@code PMIX_GRPID} to it (spec/pmix/01 §1.1).
+ * client's {@code PMIX_USERID} and {@code PMIX_GRPID} to it (PMIx Standard v5.0,
+ * PMIx_Allocation_request).
  *
  * @param proc the client's process name ({@code PMIX_TOOL_NSPACE}/{@code PMIX_TOOL_RANK} for a
  *     tool)

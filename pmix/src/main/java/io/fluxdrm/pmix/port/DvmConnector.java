@@ -4,8 +4,8 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * How a {@link DvmPort} comes to exist: a client connects to one daemon of a DVM (as {@code
- * PMIx_tool_init} or {@code PMIx_Init} does), and a scheduler attaches to the DVM's master (seed
- * 001; spec/pmix/02 §1.3: a scheduler may attach to the master only). Each port is bound to the
+ * PMIx_tool_init} or {@code PMIx_Init} does), and a scheduler attaches to the DVM's master (PRRTE
+ * §7.4.3 Flow-of-Control: a scheduler may attach to the master only). Each port is bound to the
  * {@link Client} it was made for and to the daemon it reached; requests through it are that
  * client's, and its {@link DvmPort#disconnect()} is the client's finalize.
  */
@@ -23,8 +23,8 @@ public interface DvmConnector {
   /**
    * Attaches a scheduler to the DVM's master; the DVM then forwards what it does not answer itself
    * to {@code upcalls}, and the returned port is how the scheduler calls down (its session controls
-   * are directives the DVM executes, seed 000 "Who answers a request"). Attachment works whichever
-   * side started first; a scheduler that disconnects may attach again.
+   * are directives the DVM executes, PRRTE §7.4.4.1 "Who answers a request"). Attachment works
+   * whichever side started first; a scheduler that disconnects may attach again.
    *
    * @param scheduler the scheduler ({@link Client.Kind#SCHEDULER})
    * @param upcalls what the DVM calls on it

@@ -18,7 +18,7 @@ public interface DvmPort {
 
   /**
    * {@code PMIx_Allocation_request_nb(directive, info, ninfo, cbfunc, cbdata)}: asks for an
-   * allocation change (PMIx standard v5, "Allocation Requests"; seed 001).
+   * allocation change (PMIx standard v5, "Allocation Requests"; PRRTE §7.4.3 Flow-of-Control).
    *
    * @param directive the {@code pmix_alloc_directive_t}
    * @param infos the request's attributes ({@code PMIX_ALLOC_NUM_NODES}, ...)
@@ -28,7 +28,7 @@ public interface DvmPort {
 
   /**
    * {@code PMIx_Session_control(sessionID, directives, ndirs, cbfunc, cbdata)}: controls a session
-   * (seed 000); the directives are infos such as {@code PMIX_SESSION_PAUSE}.
+   * (PRRTE §7.4.4 Session Control); the directives are infos such as {@code PMIX_SESSION_PAUSE}.
    *
    * @param sessionId the session's numeric id
    * @param directives the session control directives and their qualifiers
@@ -38,7 +38,8 @@ public interface DvmPort {
 
   /**
    * {@code PMIx_Spawn_nb(job_info, ninfo, apps, napps, cbfunc, cbdata)}: launches applications
-   * (with {@code PMIX_SPAWN_ALLOC}-style infos when the launch needs an allocation, seed 001).
+   * (with {@code PMIX_SPAWN_ALLOC}-style infos when the launch needs an allocation, PRRTE §7.4.3
+   * Flow-of-Control).
    *
    * @param apps the {@code pmix_app_t} array, at least one
    * @param jobInfos the job-level infos
@@ -49,7 +50,7 @@ public interface DvmPort {
   /**
    * {@code PMIx_Register_event_handler(codes, ncodes, info, ninfo, evhdlr, cbfunc, cbdata)}: asks
    * for the events with these status codes ({@code PMIX_DVM_IS_READY}, {@code PMIX_ERR_DVM_MOD},
-   * ... seed 003's two-phase answer).
+   * ... the two-phase answer of PRRTE's elastic-DVM spec).
    *
    * @param codes the status codes of interest; empty means every event (as {@code ncodes == 0})
    * @param handler receives each event
@@ -67,10 +68,10 @@ public interface DvmPort {
 
   /**
    * {@code PMIx_tool_finalize} / {@code PMIx_Finalize}: the client leaves. The DVM drops its event
-   * registrations and treats it as gone (a reservation it owns follows its inheritance, seed 002; a
-   * session it instantiated without {@code PMIX_SESSION_SEP=false} is unaffected, seed 000
-   * "Separation"); for the scheduler's port, the scheduler detaches. Requests still pending through
-   * the port are answered before this completes.
+   * registrations and treats it as gone (a reservation it owns follows its inheritance, PRRTE PR
+   * #1904; a session it instantiated without {@code PMIX_SESSION_SEP=false} is unaffected, PRRTE
+   * §7.4.4 Session Control "Separation"); for the scheduler's port, the scheduler detaches.
+   * Requests still pending through the port are answered before this completes.
    *
    * @return the status
    */

@@ -8,8 +8,9 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * What a DVM calls on the scheduler attached to it when it forwards a request it does not answer
- * itself (seed 001: allocation requests go to the scheduler; seed 000: session controls a scheduler
- * must decide). Mirrors the PMIx server module's upcalls a scheduler serves.
+ * itself (PRRTE §7.4.3 Flow-of-Control: allocation requests go to the scheduler; PRRTE §7.4.4
+ * Session Control: session controls a scheduler must decide). Mirrors the PMIx server module's
+ * upcalls a scheduler serves.
  */
 public interface SchedulerUpcalls {
 
@@ -39,10 +40,11 @@ public interface SchedulerUpcalls {
 
   /**
    * The DVM's release hook toward its scheduler (PRRTE runs each RAS module's {@code
-   * shrink_complete} hook before a shrink's event, spec/pmix/03 §4, §5; decision D421): these hosts
-   * have left the DVM and nothing of it runs there any more, their daemons gone (a shrink
-   * completed, a rolled-back grow's daemons left or never started, a session's nodes shrunk). Only
-   * now may the scheduler hand them to anyone else. The default does nothing.
+   * shrink_complete} hook before a shrink's event, PRRTE elastic-DVM spec, two-phase answer;
+   * decision D421): these hosts have left the DVM and nothing of it runs there any more, their
+   * daemons gone (a shrink completed, a rolled-back grow's daemons left or never started, a
+   * session's nodes shrunk). Only now may the scheduler hand them to anyone else. The default does
+   * nothing.
    *
    * @param hosts the hosts, each once, in the order their daemons went
    * @return completes once the scheduler has taken note; never fails

@@ -124,7 +124,7 @@ final class Payloads {
     return o;
   }
 
-  /** The {@code sched.realloc} response (seed 004), as its payload record writes it. */
+  /** The {@code sched.realloc} response (RFC 51 §Realloc), as its payload record writes it. */
   static ObjectNode realloc(Decision.ReallocResponse d) {
     ResourceSet none = ResourceSet.empty();
     return new ReallocAnswer(

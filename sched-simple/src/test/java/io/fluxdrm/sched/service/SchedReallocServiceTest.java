@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** RFC 51 over the service (seed 004, D1-D7, D13): one test per case of issue 5. */
+/**
+ * RFC 51 over the service (§Realloc, §Realloc Cancel, D1-D7, D13): one test per case of issue 5.
+ */
 @Timeout(10)
 class SchedReallocServiceTest {
 

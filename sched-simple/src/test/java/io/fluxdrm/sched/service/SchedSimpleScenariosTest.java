@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The scenarios of flux-core's t2300 (spec/flux/08-sched-simple.md §3) that no other test
+ * The scenarios of flux-core's t2300 (its {@code t2300-sched-simple.t}) that no other test
  * re-expresses at the service level: a second scheduler refused (3), a fresh scheduler's free set
  * (5), cancel all (11, and the scheduler's side of 13), a reload with four running jobs (12) after
  * which the queue still drains (15). Setup as t2300: two ranks of two cores, one-core jobs.

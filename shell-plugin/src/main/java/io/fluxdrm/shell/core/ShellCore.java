@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The pure core of one job's shell plugin (RFC 51 realloc and shell.release, seed 004): the job's R
- * and the granted shrinks it still has to hand back. Events in ({@link #checkGrant}, {@link
- * #granted}, {@link #exited}, {@link #released}, {@link #releaseFailed}), decisions out ({@link
- * Release}); no clock, no socket, no thread. The service binds it to the shell topics and the job
- * manager.
+ * The pure core of one job's shell plugin (RFC 51 §Realloc and its release through shell.release):
+ * the job's R and the granted shrinks it still has to hand back. Events in ({@link #checkGrant},
+ * {@link #granted}, {@link #exited}, {@link #released}, {@link #releaseFailed}), decisions out
+ * ({@link Release}); no clock, no socket, no thread. The service binds it to the shell topics and
+ * the job manager.
  */
 public final class ShellCore {
 

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The shell core (RFC 51 realloc grants and shell.release, seed 004) as step tables, one line per
- * step {@code event | decisions | state}; the invariants are checked after every step.
+ * The shell core (RFC 51 §Realloc grants and shell.release) as step tables, one line per step
+ * {@code event | decisions | state}; the invariants are checked after every step.
  */
 class ShellCoreTest {
 
