@@ -25,6 +25,7 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.request.NodeList;
 import io.fluxdrm.protocol.FluxPayloads;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
@@ -234,11 +235,14 @@ public final class RequestTranslator {
     }
     long nodes = count(in.get(PMIX_ALLOC_NUM_NODES));
     long cpus = count(in.get(PMIX_ALLOC_NUM_CPUS));
-    NodeList list = null;
+    Hostlist list = null;
+    int listSlots = 0;
     Info nl = in.get(PMIX_ALLOC_NODE_LIST);
     if (nl != null) {
-      list = NodeList.parse(PMIX_ALLOC_NODE_LIST, nl, true);
-      long have = list.hosts().count();
+      NodeList parsed = NodeLists.read(() -> NodeList.parse(nl, true));
+      listSlots = NodeLists.slots(PMIX_ALLOC_NODE_LIST, parsed);
+      list = NodeLists.hosts(parsed);
+      long have = list.count();
       if (nodes > have) {
         throw refuse(
             PmixStatus.PMIX_ERR_BAD_PARAM,
@@ -256,7 +260,7 @@ public final class RequestTranslator {
       if (nodes == 0) {
         nodes = have;
       }
-      if (list.slots() > 0 && cpus > 0) {
+      if (listSlots > 0 && cpus > 0) {
         throw refuse(
             PmixStatus.PMIX_ERR_BAD_PARAM,
             PMIX_ALLOC_NUM_CPUS
@@ -265,10 +269,12 @@ public final class RequestTranslator {
                 + " both give the cores (expected: one of them)");
       }
     }
-    NodeList exclude = null;
+    Hostlist exclude = null;
     Info ex = in.get(PMIX_ALLOC_EXCLUDE);
     if (ex != null) {
-      exclude = NodeList.parse(PMIX_ALLOC_EXCLUDE, ex.stringValue(), false);
+      exclude =
+          NodeLists.hosts(
+              NodeLists.read(() -> NodeList.parse(PMIX_ALLOC_EXCLUDE, ex.stringValue(), false)));
     }
     if (nodes == 0 && cpus == 0) {
       if (d == AllocDirective.EXTEND && in.containsKey(PMIX_ALLOC_TIME)) {
@@ -301,7 +307,7 @@ public final class RequestTranslator {
     }
     ObjectNode spec;
     if (nodes > 0) {
-      long cores = list != null && list.slots() > 0 ? list.slots() : ceilDiv(cpus, nodes);
+      long cores = listSlots > 0 ? listSlots : ceilDiv(cpus, nodes);
       spec = Specs.nodes(nodes, Math.max(1, cores), cores == 0);
     } else {
       spec = Specs.slots(cpus);
@@ -317,7 +323,7 @@ public final class RequestTranslator {
       }
       system.put("queue", queue.stringValue());
     }
-    ObjectNode constraint = constraint(list == null ? null : list.hosts(), exclude);
+    ObjectNode constraint = constraint(list, exclude);
     if (constraint != null) {
       system.set("constraints", constraint);
     }
@@ -327,12 +333,12 @@ public final class RequestTranslator {
     return new Translation.Realloc(d, payload, allocId, echo(in), warnTimeout(in));
   }
 
-  private static ObjectNode constraint(Hostlist hosts, NodeList exclude) {
+  private static ObjectNode constraint(Hostlist hosts, Hostlist exclude) {
     ObjectNode allow = hosts == null ? null : Specs.hostlist(hosts);
     ObjectNode deny = null;
     if (exclude != null) {
       deny = JsonNodeFactory.instance.objectNode();
-      deny.putArray("not").add(Specs.hostlist(exclude.hosts()));
+      deny.putArray("not").add(Specs.hostlist(exclude));
     }
     if (allow != null && deny != null) {
       ObjectNode and = JsonNodeFactory.instance.objectNode();
@@ -444,10 +450,12 @@ public final class RequestTranslator {
     }
     ResourceSet sub = from;
     if (nl != null) {
-      NodeList list = NodeList.parse(PMIX_ALLOC_NODE_LIST, nl, true);
+      NodeList parsed = NodeLists.read(() -> NodeList.parse(nl, true));
+      NodeLists.slots(PMIX_ALLOC_NODE_LIST, parsed);
+      Hostlist list = NodeLists.hosts(parsed);
       IdSet ranks;
       try {
-        ranks = from.hostsToRanks(list.hosts());
+        ranks = from.hostsToRanks(list);
       } catch (RsetException e) {
         throw refuse(
             PmixStatus.PMIX_ERR_NOT_FOUND,

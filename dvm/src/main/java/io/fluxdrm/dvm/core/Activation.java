@@ -5,6 +5,7 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
+import io.fluxdrm.pmix.request.NodeList;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -31,7 +32,7 @@ final class Activation {
     List<String> files = new ArrayList<>();
     for (Info i : r.infos()) {
       if (i.key().equals(PmixKey.PMIX_HOST)) {
-        for (String part : NodeList.splitTopLevel(i.stringValue())) {
+        for (String part : NodeList.split(i.stringValue())) {
           String p = part.strip();
           if (p.startsWith("file=")) {
             files.add(p.substring(5));
@@ -106,7 +107,7 @@ final class Activation {
         }
         chosen.add(held.get(idx));
       } else {
-        for (NodeList.Entry e : NodeList.parse("PMIX_HOST", s, false)) {
+        for (NodeList.Entry e : Requests.nodes(PmixKey.PMIX_HOST, s, false)) {
           chosen.add(heldNode(from, held, e.host()));
         }
       }
@@ -155,7 +156,7 @@ final class Activation {
       List<String> specs = new ArrayList<>();
       for (Info i : r.infos()) {
         if (i.key().equals(PmixKey.PMIX_HOST)) {
-          for (String part : NodeList.splitTopLevel(i.stringValue())) {
+          for (String part : NodeList.split(i.stringValue())) {
             if (!part.strip().startsWith("file=")) {
               specs.add(part.strip());
             }

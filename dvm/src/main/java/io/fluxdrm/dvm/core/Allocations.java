@@ -3,14 +3,13 @@ package io.fluxdrm.dvm.core;
 import io.fluxdrm.dvm.core.DvmView.SessionFlag;
 import io.fluxdrm.dvm.core.DvmView.Waiting;
 import io.fluxdrm.pmix.AllocDirective;
-import io.fluxdrm.pmix.AllocInheritance;
-import io.fluxdrm.pmix.AllocTime;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
+import io.fluxdrm.pmix.request.AllocationRequest;
+import io.fluxdrm.pmix.request.NodeList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -112,41 +111,17 @@ final class Allocations {
   }
 
   static AllocInfos allocInfos(List<Info> infos) {
-    AllocInfos a = new AllocInfos();
-    for (Info i : infos) {
-      switch (i.key()) {
-        case PmixKey.PMIX_ALLOC_NODE_LIST ->
-            a.nodes = NodeList.parse("PMIX_ALLOC_NODE_LIST", i, true);
-        case PmixKey.PMIX_ALLOC_ID -> a.allocId = Optional.of(i.stringValue());
-        case PmixKey.PMIX_ALLOC_REQ_ID -> a.reqId = Optional.of(i.stringValue());
-        case PmixKey.PMIX_ALLOC_TARGET -> a.target = Optional.of(i.stringValue());
-        case PmixKey.PMIX_ALLOC_SHARE -> a.share = i.boolValue();
-        case PmixKey.PMIX_ALLOC_INHERITANCE ->
-            a.inheritance = Optional.of((AllocInheritance) i.value());
-        case PmixKey.PMIX_USERID -> a.userId = Optional.of(i.longValue());
-        case PmixKey.PMIX_ALLOC_TIME -> {
-          try {
-            a.time = Optional.of(AllocTime.parseSeconds(i.stringValue()));
-          } catch (PmixException e) {
-            throw Refused.badParam(e.getMessage());
-          }
-        }
-        case PmixKey.PMIX_ALLOC_NUM_NODES,
-            PmixKey.PMIX_ALLOC_NUM_CPUS,
-            PmixKey.PMIX_ALLOC_NUM_CPU_LIST,
-            PmixKey.PMIX_ALLOC_CPU_LIST,
-            PmixKey.PMIX_ALLOC_MEM_SIZE,
-            PmixKey.PMIX_ALLOC_FABRIC,
-            PmixKey.PMIX_ALLOC_QUEUE ->
-            // decision D355: without a scheduler nobody can choose machines (B16)
-            throw Refused.notSupported(
-                PmixKey.nameOf(i.key()).orElseThrow()
-                    + ": no scheduler is attached to choose resources (expected:"
-                    + " PMIX_ALLOC_NODE_LIST)");
-        default -> {}
-      }
-    }
-    return a;
+    AllocationRequest r = Requests.allocation(infos);
+    r.firstSelection()
+        .ifPresent(
+            name -> {
+              // decision D355: without a scheduler nobody can choose machines (B16)
+              throw Refused.notSupported(
+                  name
+                      + ": no scheduler is attached to choose resources (expected:"
+                      + " PMIX_ALLOC_NODE_LIST)");
+            });
+    return AllocInfos.of(r);
   }
 
   /**

@@ -38,7 +38,8 @@ import java.util.Optional;
  * daemons' comings and goings, {@link Campaigns} the elastic campaigns, the launch fence and the
  * held jobs, {@link Allocations} the allocation requests, {@link Activation} ACTIVATE and {@link
  * Spawns} spawns with their allocations; parsing lives in {@link SessionDirectives} and {@link
- * NodeList}, the model records in {@link NodeRec}, {@link SessionRec} and {@link JobRec}.
+ * io.fluxdrm.pmix.request.NodeList}, the model records in {@link NodeRec}, {@link SessionRec} and
+ * {@link JobRec}.
  *
  * <p>Not thread-safe: one thread (the service's reactor) owns a core.
  */

@@ -13,13 +13,14 @@ public final class DvmKeys {
    * {@link #ALLOC_REQ_DIRECTIVE} names the directive (PRRTE §7.4.3 Flow-of-Control). Provisional
    * string (decision D357).
    */
-  public static final String SPAWN_ALLOC = "pmix.spawn.alloc";
+  public static final String SPAWN_ALLOC = io.fluxdrm.pmix.request.SpawnAllocation.KEY;
 
   /**
    * {@code PMIX_ALLOC_REQ_DIRECTIVE}: the directive of a {@link #SPAWN_ALLOC}, type {@code
    * PMIX_ALLOC_DIRECTIVE}. Provisional string (decision D357).
    */
-  public static final String ALLOC_REQ_DIRECTIVE = "pmix.alloc.reqdir";
+  public static final String ALLOC_REQ_DIRECTIVE =
+      io.fluxdrm.pmix.request.SpawnAllocation.DIRECTIVE_KEY;
 
   /**
    * The reason of a refusal, a string added to every error answer of the reference DVM so that a

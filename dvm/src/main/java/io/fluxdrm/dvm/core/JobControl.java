@@ -8,6 +8,7 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
+import io.fluxdrm.pmix.request.NodeList;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -191,7 +192,7 @@ final class JobControl {
    *     the job's session whose daemon is up
    */
   private List<NodeRec> restrict(String hostSpec, JobRec j) {
-    List<NodeList.Entry> named = NodeList.parse("PMIX_HOST", hostSpec, true);
+    List<NodeList.Entry> named = Requests.nodes(PmixKey.PMIX_HOST, hostSpec, true);
     List<NodeRec> l = new ArrayList<>();
     for (NodeList.Entry e : named) {
       NodeRec n = m.nodes.get(e.host());

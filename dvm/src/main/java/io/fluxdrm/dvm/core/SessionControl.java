@@ -7,6 +7,7 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.request.NodeList;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

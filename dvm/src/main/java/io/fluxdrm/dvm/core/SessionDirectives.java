@@ -7,6 +7,7 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.request.NodeList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -205,8 +206,7 @@ record SessionDirectives(
               + " PMIX_ALLOC_NODE_LIST)");
     }
     switch (r.key()) {
-      case PmixKey.PMIX_ALLOC_NODE_LIST ->
-          b.nodes.addAll(NodeList.parse("PMIX_ALLOC_NODE_LIST", r, true));
+      case PmixKey.PMIX_ALLOC_NODE_LIST -> b.nodes.addAll(Requests.nodes(r));
       case PmixKey.PMIX_ALLOC_ID -> {
         if (r.stringValue().isEmpty()) {
           throw Refused.badParam("PMIX_ALLOC_ID \"\": empty (expected: an allocation id)");

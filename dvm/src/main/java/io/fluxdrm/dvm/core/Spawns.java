@@ -8,6 +8,8 @@ import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.RequestException;
+import io.fluxdrm.pmix.request.SpawnAllocation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,40 +33,21 @@ final class Spawns {
     if (r.apps().isEmpty()) {
       throw Refused.badParam("spawn: no app (expected: at least one)");
     }
-    Info spawnAlloc = null;
-    for (Info i : r.jobInfos()) {
-      if (i.key().equals(DvmKeys.SPAWN_ALLOC)) {
-        spawnAlloc = i;
-      }
+    Optional<SpawnAllocation> carried;
+    try {
+      carried = SpawnAllocation.find(r.jobInfos());
+    } catch (RequestException e) {
+      throw Refused.badParam(e.getMessage());
     }
-    if (spawnAlloc == null) {
+    if (carried.isEmpty()) {
       SessionRec target = spawnTarget(r);
       launchSpawn(r, target, null);
       return;
     }
     // PRRTE §7.4.3 Flow-of-Control: an allocation request carried on the spawn is served first
-    if (!spawnAlloc.isInfoArray()) {
-      throw Refused.badParam("PMIX_SPAWN_ALLOC: not a data array of info");
-    }
-    AllocDirective dir = null;
-    List<Info> req = new ArrayList<>();
-    for (Info i : spawnAlloc.infosValue()) {
-      if (i.key().equals(DvmKeys.ALLOC_REQ_DIRECTIVE)) {
-        if (i.type() != PmixDataType.PMIX_ALLOC_DIRECTIVE) {
-          throw Refused.badParam(
-              "PMIX_ALLOC_REQ_DIRECTIVE: " + i.type() + " (expected: PMIX_ALLOC_DIRECTIVE)");
-        }
-        dir = AllocDirective.of((Integer) i.value()).orElse(null);
-        if (dir == null) {
-          throw Refused.badParam("PMIX_ALLOC_REQ_DIRECTIVE " + i.value() + ": unknown directive");
-        }
-      } else {
-        req.add(i);
-      }
-    }
-    if (dir == null) {
-      throw Refused.badParam("PMIX_SPAWN_ALLOC without PMIX_ALLOC_REQ_DIRECTIVE");
-    }
+    SpawnAllocation alloc = carried.get();
+    AllocDirective dir = alloc.directive();
+    List<Info> req = alloc.infos();
     if (dir != AllocDirective.NEW && dir != AllocDirective.EXTEND) {
       throw Refused.badParam(
           "PMIX_SPAWN_ALLOC with " + dir.pmixName() + " (expected: PMIX_ALLOC_NEW or EXTEND)");
