@@ -7,11 +7,11 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.request.AllocationRequest;
 import io.fluxdrm.pmix.request.NodeList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * One {@code PMIx_Session_control} request's directives, scanned whole before anything is done
@@ -47,17 +47,6 @@ record SessionDirectives(
     SIGNAL,
     EXTEND
   }
-
-  /** Resource-selection keys PRRTE refuses (PRRTE §7.4.4.4 "What PRRTE does not support"). */
-  private static final Set<String> SELECTION =
-      Set.of(
-          PmixKey.PMIX_ALLOC_NUM_NODES,
-          PmixKey.PMIX_ALLOC_NUM_CPUS,
-          PmixKey.PMIX_ALLOC_NUM_CPU_LIST,
-          PmixKey.PMIX_ALLOC_CPU_LIST,
-          PmixKey.PMIX_ALLOC_MEM_SIZE,
-          PmixKey.PMIX_ALLOC_FABRIC,
-          PmixKey.PMIX_ALLOC_QUEUE);
 
   /**
    * Scans {@code directives}.
@@ -197,7 +186,7 @@ record SessionDirectives(
    * an error).
    */
   private static void resource(Info r, Builder b, boolean inResources) {
-    if (SELECTION.contains(r.key())) {
+    if (AllocationRequest.isResourceSelection(r.key())) {
       // PRRTE §7.4.4.4 "What PRRTE does not support": resource selection (counts, memory, queues)
       throw Refused.notSupported(
           PmixKey.nameOf(r.key()).orElseThrow()

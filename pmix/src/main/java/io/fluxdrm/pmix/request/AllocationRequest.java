@@ -72,6 +72,16 @@ public record AllocationRequest(
     others = List.copyOf(others);
   }
 
+  /**
+   * Whether {@code key} selects resources (a count, a CPU list, memory, a fabric or a queue).
+   *
+   * @param key a key string
+   * @return true for the resource-selection keys
+   */
+  public static boolean isResourceSelection(String key) {
+    return SELECTION.contains(key);
+  }
+
   /** A request that asks nothing. */
   public static AllocationRequest empty() {
     return parse(List.of());

@@ -61,6 +61,8 @@ class AllocationRequestTest {
     assertThat(r.firstSelection()).contains("PMIX_ALLOC_NUM_NODES");
     assertThat(r.others()).containsExactly(FULL.get(14));
     assertThat(r.extendsSomething()).isTrue();
+    assertThat(AllocationRequest.isResourceSelection(PmixKey.PMIX_ALLOC_CPU_LIST)).isTrue();
+    assertThat(AllocationRequest.isResourceSelection(PmixKey.PMIX_ALLOC_NODE_LIST)).isFalse();
   }
 
   @Test
