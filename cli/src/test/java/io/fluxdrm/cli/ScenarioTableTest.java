@@ -24,10 +24,11 @@ import org.junit.jupiter.api.Test;
  * test reads the table and the repository's test sources and checks that the ids are whole (each
  * section's ids run from 1 without a gap, F once, §7.1–§7.9, §8.1–§8.7, each once), that every
  * {@code Class#method} named exists, that every test method named after an id (a leading {@code
- * c3_}, {@code e4_e5_}, {@code g7_1_}) is named in that id's row, and that a verdict is "follows
- * the scenario", "departs: DNNN" with an existing decision, or "not tested: why". With {@code
- * -Dfluxdrm.conformance} pointing at the shared corpus, beside which lies the founding scenario
- * list, the ids of that list must be the table's A to F ids (decision D560).
+ * c3_}, {@code e4_e5_}, {@code g7_1_}; a step-table scenario declared with the ids {@code C3} and
+ * the title {@code x} counts as a method {@code c3_x}) is named in that id's row, and that a
+ * verdict is "follows the scenario", "departs: DNNN" with an existing decision, or "not tested:
+ * why". With {@code -Dfluxdrm.conformance} pointing at the shared corpus, beside which lies the
+ * founding scenario list, the ids of that list must be the table's A to F ids (decision D560).
  */
 class ScenarioTableTest {
   private static final Path ROOT = Path.of("..");
@@ -36,6 +37,8 @@ class ScenarioTableTest {
   private static final Pattern TEST = Pattern.compile("`([A-Za-z0-9]+)#([A-Za-z0-9_]+)`");
   private static final Pattern ID = Pattern.compile("([A-E])(\\d{1,2})|F|§([78])\\.(\\d)");
   private static final Pattern METHOD = Pattern.compile("\\bvoid ([A-Za-z0-9_]+)\\(");
+  private static final Pattern SCENARIO =
+      Pattern.compile("\\bscenario\\(\\s*\"([^\"]*)\",\\s*\"([A-Za-z0-9_]+)\"");
   private static final Pattern LEADING = Pattern.compile("([a-e])(\\d{1,2})_");
   private static final Pattern GUARANTEE = Pattern.compile("g([78])_(\\d)_");
   private static final Pattern DEPARTS = Pattern.compile("departs: (D\\d{3,})\\b.*");
@@ -86,7 +89,26 @@ class ScenarioTableTest {
     return ids;
   }
 
-  /** Every test source of the repository: class name → its method names. */
+  /**
+   * The name a step-table scenario goes by here, as if it were a method: the one declared with the
+   * ids {@code C3 C4} and the title {@code x} is {@code c3_c4_x}, with {@code §7.1} {@code g7_1_x},
+   * one without an id its title.
+   */
+  static String scenarioName(String ids, String title) {
+    StringBuilder b = new StringBuilder();
+    for (String id : ids.split(" ")) {
+      if (!id.isEmpty()) {
+        b.append(id.toLowerCase(java.util.Locale.ROOT).replace("§", "g").replace('.', '_'))
+            .append('_');
+      }
+    }
+    return b + title;
+  }
+
+  /**
+   * Every test source of the repository: class name → its method names and its step-table
+   * scenarios' names ({@link #scenarioName}).
+   */
   static Map<String, Set<String>> testMethods() throws IOException {
     Map<String, Set<String>> out = new TreeMap<>();
     try (Stream<Path> modules = Files.list(ROOT)) {
@@ -102,6 +124,10 @@ class ScenarioTableTest {
             Matcher mm = METHOD.matcher(Files.readString(f));
             while (mm.find()) {
               ms.add(mm.group(1));
+            }
+            Matcher sm = SCENARIO.matcher(Files.readString(f));
+            while (sm.find()) {
+              ms.add(scenarioName(sm.group(1), sm.group(2)));
             }
           }
         }
@@ -247,6 +273,9 @@ class ScenarioTableTest {
     assertThat(idsOf("e4_e5_e6_nonSuccess")).containsExactly("E4", "E5", "E6");
     assertThat(idsOf("g7_3_x")).containsExactly("§7.3");
     assertThat(idsOf("f58_jobId")).isEmpty();
+    assertThat(scenarioName("C3 C4", "relayed")).isEqualTo("c3_c4_relayed");
+    assertThat(scenarioName("§7.1", "held")).isEqualTo("g7_1_held");
+    assertThat(scenarioName("", "tryingItOut")).isEqualTo("tryingItOut");
   }
 
   /** With the shared corpus: the A–F ids of the founding list are exactly the table's A–F ids. */
