@@ -54,6 +54,15 @@ class SessionControlBasicsTest {
 
   static StepTable.Scenario scenario(
       String id, String title, String table, DvmSteps.Named... checks) {
+    return scenario(id, title, s -> {}, table, checks);
+  }
+
+  /**
+   * A scenario on four 2-slot nodes, the client {@code tool} and this class's named values known,
+   * then {@code more} of the caller's set up.
+   */
+  static StepTable.Scenario scenario(
+      String id, String title, DvmSteps.Check more, String table, DvmSteps.Named... checks) {
     return DvmSteps.scenario(
         id,
         title,
@@ -65,6 +74,7 @@ class SessionControlBasicsTest {
           s.named.put(
               "hostname4", List.of(new App("/bin/hostname", List.of("hostname"), 4, List.of())));
           s.named.put("unknown", new Info("prrte.some.other.rte", PmixDataType.PMIX_BOOL, true));
+          more.run(s);
         },
         table,
         checks);
