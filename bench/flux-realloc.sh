@@ -8,7 +8,8 @@
 #           job-manager.release {R})
 #   direct: sched.realloc {spec_add}            -> the scheduler, the client playing the job manager
 #           (then sched.realloc {spec_sub, R} and sched.free final:false), as before the plugin
-# Each path alternates run by run; one line per run with p50/p99/mean of the grow round trip, in ms.
+# Each path alternates run by run; one line per run with p50/p99/mean of the grow round trip, in ms,
+# and grants_per_s: grow grants per second over the run, each followed by its shrink and release.
 #
 # usage: bench/flux-realloc.sh [-g GROWS] [-r RUNS]      defaults: 200 grows, 3 runs
 # env: FLUX_PREFIX (default /opt/flux); FLUXDRM_JAVA_OPTS (the launcher's JVM flags, bin/fluxdrm)
@@ -44,6 +45,7 @@ spec = {"version": 1, "resources": [{"type": "node", "count": 1, "with": [
 # the job manager's protocol names the job "id"; RFC 51's sched.realloc names it "job_id"
 topic, key = ("job-manager.realloc", "id") if path == "plugin" else ("sched.realloc", "job_id")
 lat = []
+start = time.perf_counter()
 for i in range(grows):
     t0 = time.perf_counter()
     g = h.rpc(topic, {key: job, "spec_add": spec}).get()
@@ -58,10 +60,12 @@ for i in range(grows):
         h.rpc("job-manager.release", {"id": job, "R": add, "final": False}).get()
     else:
         h.rpc("sched.free", {"id": job, "R": add, "final": False}, flags=flux.constants.FLUX_RPC_NORESPONSE)
+total = time.perf_counter() - start
 lat.sort()
 ms = lambda q: 1000 * lat[min(len(lat) - 1, int(q * len(lat)))]
-print("%s grows=%d p50=%.2f p99=%.2f mean=%.2f ms" % (
-    path, grows, ms(0.50), ms(0.99), 1000 * sum(lat) / len(lat)))
+# grants_per_s: grow grants per second, each followed by its shrink and release (one cycle)
+print("%s grows=%d p50=%.2f p99=%.2f mean=%.2f ms grants_per_s=%.1f" % (
+    path, grows, ms(0.50), ms(0.99), 1000 * sum(lat) / len(lat), grows / total))
 PY
 
 cat > "$work/inner.sh" <<'INNER'

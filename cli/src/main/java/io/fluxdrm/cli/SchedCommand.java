@@ -17,6 +17,7 @@ import io.fluxdrm.sched.AllocMode;
 import io.fluxdrm.sched.QueueDepth;
 import io.fluxdrm.sched.SchedException;
 import io.fluxdrm.sched.SchedulerOptions;
+import io.fluxdrm.sched.service.Rehearsal;
 import io.fluxdrm.sched.service.SchedService;
 import io.fluxdrm.sched.service.StateStore;
 import java.io.IOException;
@@ -130,6 +131,20 @@ final class SchedCommand implements Callable<Integer> {
       description = "Attach to this Flux broker (pool from resource.acquire, R in the KVS)")
   String fluxUri;
 
+  @Option(
+      names = "--rehearse",
+      paramLabel = "JOBS",
+      description =
+          "Before serving, run JOBS alloc/free pairs through a private silent scheduler, so that"
+              + " the first jobs of the instance do not pay class loading and JIT compilation;"
+              + " 0 to skip (default: "
+              + DEFAULT_REHEARSAL
+              + " with --flux-uri, 0 standalone)")
+  Integer rehearse;
+
+  /** Jobs of the rehearsal by default: enough for the JIT to compile the alloc and free paths. */
+  static final int DEFAULT_REHEARSAL = 3000;
+
   @Mixin TranscriptOption transcript = new TranscriptOption();
 
   @Override
@@ -144,6 +159,13 @@ final class SchedCommand implements Callable<Integer> {
               .withAnnotatePending(annotatePending);
     } catch (SchedException e) {
       throw CliError.usage(e.getMessage());
+    }
+    if (rehearse == null) {
+      rehearse = fluxUri != null ? DEFAULT_REHEARSAL : 0;
+    }
+    if (rehearse < 0 || rehearse > Rehearsal.MAX_JOBS) {
+      throw CliError.usage(
+          "--rehearse: " + rehearse + " (expected: 0 to " + Rehearsal.MAX_JOBS + " jobs)");
     }
     if (fluxUri != null) {
       for (Object[] o :
@@ -277,6 +299,7 @@ final class SchedCommand implements Callable<Integer> {
     }
     int uid = Daemon.uid();
     transcript.check();
+    rehearse(options);
     Reactor reactor = Reactor.start("fluxdrm-sched");
     AutoCloseable listener = null;
     try {
@@ -328,6 +351,7 @@ final class SchedCommand implements Callable<Integer> {
 
   private int attached(SchedulerOptions options) throws InterruptedException {
     transcript.check();
+    rehearse(options);
     Reactor reactor = Reactor.start("fluxdrm-sched");
     try {
       FluxHandle h =
@@ -348,6 +372,22 @@ final class SchedCommand implements Callable<Integer> {
                 + " sched-simple first)");
       }
       throw CliError.connect("--flux-uri " + fluxUri, fluxUri, e, "a Flux broker there");
+    }
+  }
+
+  /**
+   * The rehearsal of {@code --rehearse} (D570). It only warms this process up: when it fails, the
+   * scheduler still starts, and says so.
+   */
+  private void rehearse(SchedulerOptions options) throws InterruptedException {
+    if (rehearse == 0) {
+      return;
+    }
+    try {
+      Rehearsal.Result r = Rehearsal.run(options, rehearse, Daemon.START_TIMEOUT);
+      LOG.info("rehearsal: {} jobs in {} ms", r.jobs(), r.elapsed().toMillis());
+    } catch (RpcException | java.io.UncheckedIOException e) {
+      LOG.warn("rehearsal: {} (starting without it)", e.getMessage());
     }
   }
 

@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Hands events to the {@link SchedulerCore} and carries out its decisions: answers the pending
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * <p>Runs on the service's loop only, like the handlers that call it; it takes no lock.
  */
 final class DecisionRunner {
-  private static final Logger LOG = LoggerFactory.getLogger(SchedService.class);
+  private final Logger log;
 
   private final DoubleSupplier clock;
 
@@ -50,13 +49,17 @@ final class DecisionRunner {
   /** Pending {@code sched.alloc} by job id (RFC 27 §4.1: one alloc per job). */
   private final Map<Long, ServiceRequest> allocs = new HashMap<>();
 
+  /** The R of each grant as sent, for the final free (D571). */
+  private final SentGrants sentGrants = new SentGrants();
+
   /** The owner's {@code sched.watch} streams (D427). */
   private final Watchers watchers = new Watchers();
 
   /** Pending {@code sched.realloc} by sender and matchtag (RFC 51: the key a cancel names). */
   private final PendingRequests<ServiceRequest> reallocs = new PendingRequests<>();
 
-  DecisionRunner(DoubleSupplier clock, StateStore state, SchedulerCore core) {
+  DecisionRunner(DoubleSupplier clock, StateStore state, SchedulerCore core, Logger log) {
+    this.log = log;
     this.clock = clock;
     this.state = state;
     this.core = core;
@@ -118,6 +121,11 @@ final class DecisionRunner {
   void forgetPending() {
     allocs.clear();
     reallocs.clear();
+    sentGrants.clear();
+  }
+
+  SentGrants sentGrants() {
+    return sentGrants;
   }
 
   /** {@code sched.watch}: the snapshot now, then every allocation decision (D427). */
@@ -186,26 +194,26 @@ final class DecisionRunner {
       } else if (d instanceof Decision.AllocAnnotate x) {
         annotateAlloc(x);
       } else if (d instanceof Decision.AllocDeny x) {
-        LOG.info("alloc {}: denied: {}", JobId.f58(x.jobId()), x.note());
+        log.info("alloc {}: denied: {}", JobId.f58(x.jobId()), x.note());
         answerAlloc(x.jobId(), Payloads.allocDeny(x));
       } else if (d instanceof Decision.AllocCancel x) {
-        LOG.info("alloc {}: canceled", JobId.f58(x.jobId()));
+        log.info("alloc {}: canceled", JobId.f58(x.jobId()));
         answerAlloc(x.jobId(), Payloads.allocCancel(x));
       } else if (d instanceof Decision.ReallocResponse x) {
         reallocAnswered(x);
       } else if (d instanceof Decision.Rejected x) {
         rejected(x, e, req, unclaim);
       } else if (d instanceof Decision.Freed x) {
-        LOG.info(
+        log.info(
             "free {}: {}{}", JobId.f58(x.jobId()), x.r().summary(), x.isFinal() ? " (final)" : "");
         sync(x.jobId());
       } else if (d instanceof Decision.Restored x) {
-        LOG.info("hello {}: {}", JobId.f58(x.jobId()), x.r().summary());
+        log.info("hello {}: {}", JobId.f58(x.jobId()), x.r().summary());
         sync(x.jobId());
       } else if (d instanceof Decision.JobException x) {
         raise(x);
       } else if (d instanceof Decision.ExpirationSet x) {
-        LOG.info("expiration {}: {}", JobId.f58(x.jobId()), x.expiration());
+        log.info("expiration {}: {}", JobId.f58(x.jobId()), x.expiration());
         if (req != null) {
           req.respond(Json.object());
         }
@@ -229,7 +237,7 @@ final class DecisionRunner {
 
   private void rejected(Decision.Rejected x, SchedEvent e, ServiceRequest req, Runnable unclaim) {
     String job = x.jobId() == 0 ? "" : " " + JobId.f58(x.jobId());
-    LOG.warn("{}{}: {} {}", topicOf(x.request()), job, Errno.name(x.errnum()), x.message());
+    log.warn("{}{}: {} {}", topicOf(x.request()), job, Errno.name(x.errnum()), x.message());
     if (req != null && x.request() == e) {
       unclaim.run();
       if (answered(e)) {
@@ -255,13 +263,14 @@ final class DecisionRunner {
 
   private void granted(Decision.AllocSuccess s) {
     long id = s.jobId();
-    LOG.info("alloc {}: {}", JobId.f58(id), s.resourceSummary());
+    log.info("alloc {}: {}", JobId.f58(id), s.resourceSummary());
     sync(id);
     ObjectNode answer = Payloads.allocSuccess(s);
+    sentGrants.sent(id, answer.get("R"), s.r());
     if (kvs != null) {
       // D147: the R is in the KVS before the job manager hears SUCCESS
       ServiceRequest req = allocs.remove(id);
-      kvs.write(id, s.r())
+      kvs.write(id, s.r(), answer.get("R"))
           .whenComplete(
               (m, err) -> {
                 if (req == null) {
@@ -269,7 +278,7 @@ final class DecisionRunner {
                 }
                 if (err != null) {
                   RpcException ex = asRpc(cause(err));
-                  LOG.error(
+                  log.error(
                       "alloc {}: kvs.commit {}: {}",
                       JobId.f58(id),
                       KvsRStore.rKey(id),
@@ -290,7 +299,7 @@ final class DecisionRunner {
    */
   private void annotateAlloc(Decision.AllocAnnotate x) {
     ServiceRequest req = allocs.get(x.jobId());
-    LOG.debug("alloc {}: pending, jobs_ahead={}", JobId.f58(x.jobId()), x.jobsAhead());
+    log.debug("alloc {}: pending, jobs_ahead={}", JobId.f58(x.jobId()), x.jobsAhead());
     if (req != null && req.expectsResponse() && handle != null) {
       handle.sendRaw(Message.response(req.message(), 0, Json.encode(Payloads.allocAnnotate(x))));
     }
@@ -301,12 +310,12 @@ final class DecisionRunner {
     if (req != null) {
       req.respond(answer);
     } else {
-      LOG.debug("alloc {}: its request is gone, answer dropped", JobId.f58(id));
+      log.debug("alloc {}: its request is gone, answer dropped", JobId.f58(id));
     }
   }
 
   private void reallocAnswered(Decision.ReallocResponse x) {
-    LOG.info(
+    log.info(
         "realloc {} alloc_id={}: {}{}{}{}",
         JobId.f58(x.jobId()),
         Long.toUnsignedString(x.allocId()),
@@ -343,7 +352,7 @@ final class DecisionRunner {
             (m, err) -> {
               if (err != null) {
                 RpcException ex = asRpc(cause(err));
-                LOG.error(
+                log.error(
                     "realloc {}: kvs.commit {}: {}",
                     JobId.f58(id),
                     KvsRStore.rKey(id),
@@ -384,7 +393,7 @@ final class DecisionRunner {
   }
 
   private void raise(Decision.JobException x) {
-    LOG.warn(
+    log.warn(
         "hello {}: raising {} exception: {} ({})",
         JobId.f58(x.jobId()),
         x.type(),
@@ -403,7 +412,7 @@ final class DecisionRunner {
         .whenComplete(
             (m, err) -> {
               if (err != null) {
-                LOG.error(
+                log.error(
                     "{} {}: {}",
                     Rfc27Topics.RAISE,
                     JobId.f58(x.jobId()),

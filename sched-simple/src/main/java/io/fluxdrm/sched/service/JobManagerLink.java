@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The scheduler's link to the job manager (01-rfc27-sched-protocol.md §3): {@code
@@ -37,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * <p>Runs on the handle's loop; it takes no lock.
  */
 final class JobManagerLink {
-  private static final Logger LOG = LoggerFactory.getLogger(SchedService.class);
+  private final Logger log;
 
   private final DecisionRunner runner;
   private final SchedulerOptions options;
@@ -66,7 +65,9 @@ final class JobManagerLink {
       SchedulerOptions options,
       StateStore state,
       Duration retryMin,
-      Duration retryMax) {
+      Duration retryMax,
+      Logger log) {
+    this.log = log;
     this.runner = runner;
     this.options = options;
     this.attached = state == null;
@@ -134,7 +135,7 @@ final class JobManagerLink {
         .whenComplete(
             (v, err) -> {
               if (gen != linkGeneration) {
-                LOG.debug("hello to a job manager that left: answer ignored");
+                log.debug("hello to a job manager that left: answer ignored");
               } else if (err != null) {
                 linkFailed(Rfc27Topics.SCHED_HELLO, DecisionRunner.cause(err), fatal);
               } else {
@@ -147,14 +148,14 @@ final class JobManagerLink {
     RpcException e = DecisionRunner.asRpc(err);
     link = SchedService.LinkState.OFFLINE;
     if (fatal) {
-      LOG.error("{}: {}", what, e.getMessage());
+      log.error("{}: {}", what, e.getMessage());
       online.completeExceptionally(e);
       return;
     }
     if (e.errnum() == Errno.ENOSYS) {
-      LOG.debug("{}: no job manager yet, retrying in {} ms", what, retry.toMillis());
+      log.debug("{}: no job manager yet, retrying in {} ms", what, retry.toMillis());
     } else {
-      LOG.warn("{}: {}, retrying in {} ms", what, e.getMessage(), retry.toMillis());
+      log.warn("{}: {}, retrying in {} ms", what, e.getMessage(), retry.toMillis());
     }
     retryLater();
   }
@@ -184,7 +185,7 @@ final class JobManagerLink {
         .handle(
             (s, err) -> {
               if (err != null) {
-                LOG.warn(
+                log.warn(
                     "event.subscribe {}: {}; {}",
                     topic,
                     DecisionRunner.asRpc(DecisionRunner.cause(err)).getMessage(),
@@ -202,18 +203,18 @@ final class JobManagerLink {
     if (link != SchedService.LinkState.OFFLINE || retryTimer == null) {
       return; // a hello is in flight, or the link is up: the job manager hears from it
     }
-    LOG.info(
+    log.info(
         "job manager registered ({} {}), hello now", Hub.SERVICE_ADDED, Rfc27Topics.JOB_MANAGER);
     retry = retryMin;
     hello(false);
   }
 
-  private static boolean isOwnersJobManager(Message ev, String topic) {
+  private boolean isOwnersJobManager(Message ev, String topic) {
     String name;
     try {
       name = ev.json().path("service").asText("");
     } catch (RpcException e) {
-      LOG.warn("{}: {}", topic, e.getMessage());
+      log.warn("{}: {}", topic, e.getMessage());
       return false;
     }
     return name.equals(Rfc27Topics.JOB_MANAGER) && (ev.rolemask() & Flags.ROLE_OWNER) != 0;
@@ -226,7 +227,7 @@ final class JobManagerLink {
     if (link == SchedService.LinkState.OFFLINE && retryTimer == null) {
       return; // no hello sent nor waiting: nothing to start again
     }
-    LOG.warn("job manager left ({} {}), hello again", Hub.SERVICE_REMOVED, Rfc27Topics.JOB_MANAGER);
+    log.warn("job manager left ({} {}), hello again", Hub.SERVICE_REMOVED, Rfc27Topics.JOB_MANAGER);
     linkGeneration++;
     link = SchedService.LinkState.OFFLINE;
     retry = retryMin;
@@ -241,12 +242,12 @@ final class JobManagerLink {
       try {
         Payloads.check(t, "job-manager.sched-hello-response", j);
       } catch (RpcException e) {
-        LOG.error("{}", e.getMessage());
+        log.error("{}", e.getMessage());
         continue;
       }
       long id = Payloads.u64(j.get("id"));
       IdSet free = j.has("free") ? Payloads.idset(t, "free", j.get("free")) : IdSet.empty();
-      LOG.info(
+      log.info(
           "hello: id={} priority={} userid={} t_submit={}",
           JobId.f58(id),
           j.get("priority").asLong(),
@@ -338,7 +339,7 @@ final class JobManagerLink {
               }
               link = SchedService.LinkState.ONLINE;
               retry = retryMin;
-              LOG.info(
+              log.info(
                   "ready: {} queue-depth={} count={}",
                   attached ? "attached" : "standalone",
                   options.queueDepth(),

@@ -33,6 +33,19 @@ final class KvsRStore implements RStore {
 
   @Override
   public CompletableFuture<Void> write(long id, ResourceSet r) {
+    return commit(id, r.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public CompletableFuture<Void> write(long id, ResourceSet r, JsonNode encoded) {
+    try {
+      return commit(id, Json.mapper().writeValueAsBytes(encoded));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return write(id, r);
+    }
+  }
+
+  private CompletableFuture<Void> commit(long id, byte[] r) {
     ObjectNode p = Json.object();
     p.put("namespace", "primary");
     p.put("flags", 0);
@@ -42,8 +55,7 @@ final class KvsRStore implements RStore {
     ObjectNode dirent = op.putObject("dirent");
     dirent.put("ver", 1);
     dirent.put("type", "val");
-    dirent.put(
-        "data", Base64.getEncoder().encodeToString(r.toString().getBytes(StandardCharsets.UTF_8)));
+    dirent.put("data", Base64.getEncoder().encodeToString(r));
     return handle.rpc(FluxTopics.KVS_COMMIT, p).thenApply(m -> null);
   }
 

@@ -1,5 +1,6 @@
 package io.fluxdrm.sched.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.concurrent.CompletableFuture;
 
@@ -23,4 +24,12 @@ public interface RStore {
 
   /** Records {@code r} as job {@code id}'s R; completes once a later {@link #read} returns it. */
   CompletableFuture<Void> write(long id, ResourceSet r);
+
+  /**
+   * Records {@code r}, whose JSON encoding {@code encoded} the caller has already made, as job
+   * {@code id}'s R: a store that writes JSON uses it instead of encoding {@code r} again.
+   */
+  default CompletableFuture<Void> write(long id, ResourceSet r, JsonNode encoded) {
+    return write(id, r);
+  }
 }

@@ -14,7 +14,6 @@ import io.fluxdrm.sched.SchedulerOptions;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * An attached scheduler's pool: the {@code resource.acquire} stream (RFC 28). The first response
@@ -23,13 +22,15 @@ import org.slf4j.LoggerFactory;
  * {@link SchedEvent.ResourceUpdate}. The first response also starts the job manager link.
  */
 final class ResourceAcquisition {
-  private static final Logger LOG = LoggerFactory.getLogger(SchedService.class);
+  private final Logger log;
 
   private final DecisionRunner runner;
   private final JobManagerLink link;
   private final SchedulerOptions options;
 
-  ResourceAcquisition(DecisionRunner runner, JobManagerLink link, SchedulerOptions options) {
+  ResourceAcquisition(
+      DecisionRunner runner, JobManagerLink link, SchedulerOptions options, Logger log) {
+    this.log = log;
     this.runner = runner;
     this.link = link;
     this.options = options;
@@ -45,7 +46,7 @@ final class ResourceAcquisition {
               try {
                 acquired(m.json(), first[0]);
               } catch (RuntimeException e) {
-                LOG.error("{}: {}", FluxTopics.RESOURCE_ACQUIRE, e.getMessage());
+                log.error("{}: {}", FluxTopics.RESOURCE_ACQUIRE, e.getMessage());
                 if (first[0]) {
                   started.completeExceptionally(e);
                 }
@@ -70,7 +71,7 @@ final class ResourceAcquisition {
         .whenComplete(
             (v, err) -> {
               if (err != null) {
-                LOG.error(
+                log.error(
                     "{} ended: {}",
                     FluxTopics.RESOURCE_ACQUIRE,
                     DecisionRunner.asRpc(DecisionRunner.cause(err)).getMessage());
@@ -104,9 +105,9 @@ final class ResourceAcquisition {
       runner.core(SchedulerCore.of(all, options));
       // everything down first, then up (RFC 28 as flux-core's schedulers read it)
       down = all.ranks().difference(up);
-      LOG.info("{}: pool {} up {}", t, all.summary(), up);
+      log.info("{}: pool {} up {}", t, all.summary(), up);
     } else {
-      LOG.info(
+      log.info(
           "{}: up {} down {} shrink {} property-add {} property-remove {}{}",
           t,
           up,

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The RFC 27 requests of the job manager ({@code sched.alloc}, {@code free}, {@code cancel}, {@code
@@ -31,12 +30,13 @@ import org.slf4j.LoggerFactory;
  * its allocs and starts a new hello; a sender of {@code sched.free} alone is not one (D471).
  */
 final class Rfc27Handlers {
-  private static final Logger LOG = LoggerFactory.getLogger(SchedService.class);
+  private final Logger log;
 
   private final DecisionRunner runner;
   private final Set<String> jobManagers = new HashSet<>();
 
-  Rfc27Handlers(DecisionRunner runner) {
+  Rfc27Handlers(DecisionRunner runner, Logger log) {
+    this.log = log;
     this.runner = runner;
   }
 
@@ -67,7 +67,7 @@ final class Rfc27Handlers {
                     : " already has a pending alloc request"));
       }
       Decision.AllocDeny deny = new Decision.AllocDeny(id, e.getMessage());
-      LOG.info("alloc {}: denied: {}", JobId.f58(id), deny.note());
+      log.info("alloc {}: denied: {}", JobId.f58(id), deny.note());
       req.respond(Payloads.allocDeny(deny));
       return;
     }
@@ -85,11 +85,17 @@ final class Rfc27Handlers {
   void free(ServiceRequest req) {
     req.requireOwner("the job manager");
     ObjectNode p = req.json();
-    Payloads.check(req.topic(), "sched.free-request", p);
-    runner.requireCore(req.topic());
     // not a job manager mark (D471): RFC 51 lets a job's realloc client send the partial free of a
     // shrink, and its disconnect must not make the scheduler say hello again
-    ResourceSet r = Payloads.r(req.topic(), "R", p.get("R"));
+    ResourceSet r = runner.core() == null ? null : runner.sentGrants().recognize(p);
+    if (r == null) {
+      Payloads.check(req.topic(), "sched.free-request", p);
+      runner.requireCore(req.topic());
+      r = Payloads.r(req.topic(), "R", p.get("R"));
+      if (p.path("final").asBoolean(false)) {
+        runner.sentGrants().forget(Payloads.u64(p.get("id")));
+      }
+    }
     runner.run(
         new SchedEvent.Free(Payloads.u64(p.get("id")), r, p.path("final").asBoolean(false)),
         req,

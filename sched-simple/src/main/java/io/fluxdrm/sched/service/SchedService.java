@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.DoubleSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.helpers.NOPLogger;
 
 /**
  * The FIFO scheduler on the message layer: it registers {@code sched} and {@code feasibility},
@@ -48,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * handlers, the futures' continuations) and is not thread-safe otherwise.
  */
 public final class SchedService {
-  private static final Logger LOG = LoggerFactory.getLogger(SchedService.class);
+  private final Logger log;
 
   /** The feasibility service and its one method (flux-core's {@code feasibility.check}). */
   private static final String FEASIBILITY = "feasibility";
@@ -96,11 +97,12 @@ public final class SchedService {
             : SchedulerCore.of(
                 b.pool,
                 store == null ? this.options : this.options.withFirstAllocId(store.nextAllocId()));
-    this.runner = new DecisionRunner(b.clock, store, core);
-    this.rfc27 = new Rfc27Handlers(runner);
+    this.log = b.silent ? NOPLogger.NOP_LOGGER : LoggerFactory.getLogger(SchedService.class);
+    this.runner = new DecisionRunner(b.clock, store, core, log);
+    this.rfc27 = new Rfc27Handlers(runner, log);
     this.rfc51 = new Rfc51Handlers(runner, options.instanceOwner());
-    this.link = new JobManagerLink(runner, options, store, b.retryMin, b.retryMax);
-    this.acquisition = new ResourceAcquisition(runner, link, options);
+    this.link = new JobManagerLink(runner, options, store, b.retryMin, b.retryMax, log);
+    this.acquisition = new ResourceAcquisition(runner, link, options, log);
   }
 
   /** A standalone scheduler over {@code pool}. */
@@ -122,6 +124,7 @@ public final class SchedService {
     private StateStore store;
     private Duration retryMin = Duration.ofMillis(100);
     private Duration retryMax = Duration.ofSeconds(2);
+    private boolean silent;
 
     private Builder(Mode mode, ResourceSet pool) {
       this.mode = mode;
@@ -153,6 +156,14 @@ public final class SchedService {
     public Builder retry(Duration min, Duration max) {
       this.retryMin = min;
       this.retryMax = max;
+      return this;
+    }
+
+    /**
+     * Logs nothing: for a scheduler that is not the one users watch, such as {@link Rehearsal}'s.
+     */
+    public Builder silent() {
+      this.silent = true;
       return this;
     }
 
@@ -226,7 +237,7 @@ public final class SchedService {
               } else if (mode == Mode.ATTACHED) {
                 acquisition.acquire(h, started);
               } else {
-                LOG.info(
+                log.info(
                     "ready: pool {} queue-depth={} realloc={}",
                     runner.core().pool().all().summary(),
                     options.queueDepth(),
@@ -247,14 +258,14 @@ public final class SchedService {
    * manager answers EAGAIN the requests it forwarded to the scheduler before this one, which are
    * lost. Without the plugin (ENOSYS) or on any error, the start goes on; the error is logged.
    */
-  private static CompletableFuture<Void> resetReallocs(FluxHandle h) {
+  private CompletableFuture<Void> resetReallocs(FluxHandle h) {
     return h.rpc(Rfc51Topics.JOB_MANAGER_REALLOC_RESET, Json.object(), RESET_TIMEOUT)
         .handle(
             (m, err) -> {
               if (err == null) {
                 int n = m.json().path("failed").asInt(0);
                 if (n > 0) {
-                  LOG.info(
+                  log.info(
                       "{}: {} request(s) lost with the last scheduler answered EAGAIN",
                       Rfc51Topics.JOB_MANAGER_REALLOC_RESET,
                       n);
@@ -262,9 +273,9 @@ public final class SchedService {
               } else {
                 RpcException e = DecisionRunner.asRpc(DecisionRunner.cause(err));
                 if (e.errnum() == Errno.ENOSYS) {
-                  LOG.debug("no realloc plugin in the job manager: {}", e.getMessage());
+                  log.debug("no realloc plugin in the job manager: {}", e.getMessage());
                 } else {
-                  LOG.warn("{}: {}", Rfc51Topics.JOB_MANAGER_REALLOC_RESET, e.getMessage());
+                  log.warn("{}: {}", Rfc51Topics.JOB_MANAGER_REALLOC_RESET, e.getMessage());
                 }
               }
               return null;
@@ -278,7 +289,7 @@ public final class SchedService {
     }
     runner.disconnected(sender);
     if (rfc27.forgetJobManager(sender)) {
-      LOG.warn("job manager {} disconnected", sender);
+      log.warn("job manager {} disconnected", sender);
       runner.cancelAllocsOf(sender);
       link.jobManagerLeft();
     }
@@ -289,7 +300,7 @@ public final class SchedService {
       try {
         h.handle(req);
       } catch (RpcException e) {
-        LOG.warn("{}: {}: {}", req.topic(), Errno.name(e.errnum()), e.getMessage());
+        log.warn("{}: {}: {}", req.topic(), Errno.name(e.errnum()), e.getMessage());
         req.fail(e.errnum(), e.getMessage());
       }
     };
@@ -306,7 +317,7 @@ public final class SchedService {
       try {
         h.handle(req);
       } catch (RpcException e) {
-        LOG.warn("{}: {}: {}", req.topic(), Errno.name(e.errnum()), e.getMessage());
+        log.warn("{}: {}: {}", req.topic(), Errno.name(e.errnum()), e.getMessage());
       } finally {
         req.drop();
       }

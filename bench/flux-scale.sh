@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# flux-scale.sh: the sizes and job shapes of issue 32 through bench/flux-throughput.sh, one after
+# the other, each with the limit (a scheduler that decides nothing), flux-core's sched-simple and
+# fluxdrm in the same instance, 3 runs with the order rotated. Not part of CI; about 15 minutes on
+# two cores. Output: each configuration's lines as flux-throughput.sh prints them, under a
+# "## SIZE SHAPE JOBS" heading, and the time taken at the end.
+#
+# usage: bench/flux-scale.sh [-r RUNS]          default 3 runs per configuration
+# needs: what flux-throughput.sh needs (it says so when something is missing)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+runs=3
+while getopts "r:h" o; do
+  case $o in
+    r) runs=$OPTARG ;;
+    *) sed -n '2,10p' "$0" >&2; exit 2 ;;
+  esac
+done
+start=$(date +%s)
+#       nodes cores shape jobs
+while read -r n c s j; do
+  echo "## ${n}x${c} $s $j jobs"
+  "$here/bench/flux-throughput.sh" -n "$n" -c "$c" -s "$s" -j "$j" -r "$runs" 2>&1 |
+    grep -v 'resource\.err'
+done <<'CONFIGS'
+64 4 core 1000
+64 4 node 500
+64 4 mix 500
+1024 32 core 1000
+1024 32 mix 500
+16384 64 core 300
+CONFIGS
+echo "# flux-scale: $(( $(date +%s) - start )) s"

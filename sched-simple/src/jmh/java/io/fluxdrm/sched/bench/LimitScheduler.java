@@ -1,0 +1,141 @@
+package io.fluxdrm.sched.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fluxdrm.rpc.JobId;
+import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.endpoint.Connectors;
+import io.fluxdrm.rpc.reactor.Reactor;
+import io.fluxdrm.rpc.service.Service;
+import io.fluxdrm.rpc.service.ServiceRequest;
+import io.fluxdrm.rset.Hostlist;
+import io.fluxdrm.rset.IdSet;
+import io.fluxdrm.rset.ResourceSet;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A scheduler that decides nothing, the limit a whole Flux instance puts on any scheduler
+ * (bench/flux-throughput.sh, issue 32): it says hello and ready (queue depth unlimited) like any
+ * RFC 27 scheduler, then answers every {@code sched.alloc} at once with a fixed R of the job's size
+ * (its node count from the jobspec, every core of the first nodes; one core for a job without
+ * nodes), after the KVS commit of that R that flux-core's job manager requires. It keeps no pool,
+ * checks nothing, logs nothing and ignores {@code sched.free}: only the test execution system,
+ * which starts no process, can run what it grants. The same transport and JVM as {@code fluxdrm
+ * sched}, so the difference between the two is the scheduler's own work.
+ *
+ * <p>Usage: {@code java -cp benchmarks.jar io.fluxdrm.sched.bench.LimitScheduler local://PATH
+ * CORES_PER_NODE}; prints {@code ready} on stdout once the job manager answered sched-ready.
+ */
+public final class LimitScheduler {
+  private final FluxHandle h;
+  private final int cores;
+  private final Map<Integer, JsonNode> rByNodes = new HashMap<>();
+  private final Map<Integer, byte[]> textByNodes = new HashMap<>();
+
+  private LimitScheduler(FluxHandle h, int cores) {
+    this.h = h;
+    this.cores = cores;
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 2) {
+      System.err.println("usage: LimitScheduler local://PATH CORES_PER_NODE");
+      System.exit(2);
+    }
+    Reactor reactor = Reactor.start("limit-sched");
+    FluxHandle h = Connectors.openLocal(reactor, args[0], Duration.ofSeconds(30));
+    LimitScheduler s = new LimitScheduler(h, Integer.parseInt(args[1]));
+    CountDownLatch ready = new CountDownLatch(1);
+    reactor.execute(
+        () ->
+            h.register(
+                    Service.builder("sched")
+                        .on("alloc", s::alloc)
+                        .on("free", r -> {})
+                        .on("cancel", r -> {})
+                        .on("prioritize", r -> {})
+                        .on("expiration", r -> r.respond(Json.object()))
+                        .build())
+                .thenCompose(
+                    v -> {
+                      java.util.concurrent.CompletableFuture<Void> hello =
+                          new java.util.concurrent.CompletableFuture<>();
+                      h.stream(
+                              "job-manager.sched-hello",
+                              Json.object().put("partial-ok", true),
+                              m -> {},
+                              null)
+                          .done()
+                          .whenComplete((x, e) -> hello.complete(null));
+                      return hello;
+                    })
+                .thenCompose(
+                    v -> h.rpc("job-manager.sched-ready", Json.object().put("mode", "unlimited")))
+                .whenComplete(
+                    (m, e) -> {
+                      if (e != null) {
+                        System.err.println("LimitScheduler: " + e);
+                        System.exit(1);
+                      }
+                      ready.countDown();
+                    }));
+    ready.await();
+    System.out.println("ready");
+    System.out.flush();
+    Thread.currentThread().join();
+  }
+
+  private void alloc(ServiceRequest req) {
+    ObjectNode p = req.json();
+    long id = p.get("id").asLong();
+    int nodes = nodes(p.get("jobspec"));
+    JsonNode r = rByNodes.computeIfAbsent(nodes, this::r);
+    byte[] text =
+        textByNodes.computeIfAbsent(nodes, n -> r.toString().getBytes(StandardCharsets.UTF_8));
+    ObjectNode commit = Json.object().put("namespace", "primary").put("flags", 0);
+    ObjectNode op = commit.putArray("ops").addObject();
+    op.put("key", "job." + JobId.dothex(id) + ".R").put("flags", 0);
+    op.putObject("dirent")
+        .put("ver", 1)
+        .put("type", "val")
+        .put("data", Base64.getEncoder().encodeToString(text));
+    h.rpc("kvs.commit", commit)
+        .whenComplete(
+            (m, e) -> {
+              if (e != null) {
+                req.fail(5, "kvs.commit failed");
+                return;
+              }
+              ObjectNode answer = Json.object().put("id", id).put("type", 0);
+              answer.set("R", r);
+              req.respond(answer);
+            });
+  }
+
+  /** The jobspec's node count (its top-level node resource), 0 when it names none. */
+  private static int nodes(JsonNode jobspec) {
+    JsonNode top = jobspec.path("resources").path(0);
+    if (!"node".equals(top.path("type").asText())) {
+      return 0;
+    }
+    JsonNode count = top.path("count");
+    return Math.max(1, count.isObject() ? count.path("min").asInt(1) : count.asInt(1));
+  }
+
+  /** The fixed R of a job of {@code nodes} nodes: every core of nodes 0..; one core for 0. */
+  private JsonNode r(int nodes) {
+    int n = Math.max(1, nodes);
+    return ResourceSet.of(
+            IdSet.range(0, n - 1),
+            nodes == 0 ? IdSet.range(0, 0) : IdSet.range(0, cores - 1),
+            IdSet.empty(),
+            Hostlist.parse(n == 1 ? "fake0" : "fake[0-" + (n - 1) + "]"))
+        .toJson();
+  }
+}
