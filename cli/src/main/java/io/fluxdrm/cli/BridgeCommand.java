@@ -1,5 +1,6 @@
 package io.fluxdrm.cli;
 
+import io.fluxdrm.jobmanager.BridgeService;
 import io.fluxdrm.jobmanager.JobManager;
 import io.fluxdrm.jobmanager.JobManagerException;
 import io.fluxdrm.rpc.Errno;

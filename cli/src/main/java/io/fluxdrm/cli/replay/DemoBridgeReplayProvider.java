@@ -1,6 +1,6 @@
 package io.fluxdrm.cli.replay;
 
-import io.fluxdrm.cli.BridgeService;
+import io.fluxdrm.jobmanager.BridgeService;
 import io.fluxdrm.jobmanager.JobManager;
 import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.client.FluxHandle;

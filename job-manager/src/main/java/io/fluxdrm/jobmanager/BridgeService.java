@@ -1,9 +1,7 @@
-package io.fluxdrm.cli;
+package io.fluxdrm.jobmanager;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fluxdrm.jobmanager.JobManager;
-import io.fluxdrm.jobmanager.JobManagerException;
 import io.fluxdrm.protocol.FluxPayloads;
 import io.fluxdrm.protocol.ProtocolException;
 import io.fluxdrm.rpc.Errno;
@@ -43,7 +41,7 @@ public final class BridgeService {
   public static final String NAME = "bridge";
 
   /** Resource temporarily unavailable (Linux errno 11). */
-  static final int EAGAIN = 11;
+  public static final int EAGAIN = 11;
 
   private final JobManager jm;
   private final EventLoop loop;

@@ -1,10 +1,9 @@
-package io.fluxdrm.cli;
+package io.fluxdrm.jobmanager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fluxdrm.jobmanager.JobManager;
 import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
@@ -17,6 +16,7 @@ import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.sched.service.SchedService;
+import io.fluxdrm.testkit.JobspecBuilder;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -81,7 +81,11 @@ class BridgeServiceTest {
     start(dir, true);
     FluxHandle alice = hub.attach(Credentials.user(ALICE));
     ObjectNode a =
-        call(alice, "bridge.submit", Json.object().set("jobspec", Jobspecs.nodes(1, 1, true)))
+        call(
+                alice,
+                "bridge.submit",
+                Json.object()
+                    .set("jobspec", JobspecBuilder.jobspec().nodes(1).exclusive().toTree()))
             .json();
     assertThat(a.get("id").asLong()).isEqualTo(1);
     assertThat(a.get("userid").asInt()).isEqualTo(ALICE);
@@ -114,7 +118,7 @@ class BridgeServiceTest {
     start(dir, true);
     ObjectNode p =
         payload.equals("BIG")
-            ? Json.object().set("jobspec", Jobspecs.nodes(3, 1, true))
+            ? Json.object().set("jobspec", JobspecBuilder.jobspec().nodes(3).exclusive().toTree())
             : (ObjectNode) new ObjectMapper().readTree(payload);
     RpcException e = refused(owner, topic, p);
     assertThat(e.errnum()).as(e.getMessage()).isEqualTo(errnum);
@@ -126,7 +130,10 @@ class BridgeServiceTest {
   void submit_schedulerNotOnline_eagain(@TempDir Path dir) {
     start(dir, false);
     RpcException e =
-        refused(owner, "bridge.submit", Json.object().set("jobspec", Jobspecs.nodes(1, 1, true)));
+        refused(
+            owner,
+            "bridge.submit",
+            Json.object().set("jobspec", JobspecBuilder.jobspec().nodes(1).exclusive().toTree()));
     assertThat(e.errnum()).isEqualTo(BridgeService.EAGAIN);
     assertThat(e.getMessage())
         .isEqualTo(
@@ -137,7 +144,10 @@ class BridgeServiceTest {
   void finish_notOwner_eperm(@TempDir Path dir) {
     start(dir, true);
     FluxHandle alice = hub.attach(Credentials.user(ALICE));
-    call(alice, "bridge.submit", Json.object().set("jobspec", Jobspecs.nodes(1, 1, true)));
+    call(
+        alice,
+        "bridge.submit",
+        Json.object().set("jobspec", JobspecBuilder.jobspec().nodes(1).exclusive().toTree()));
     RpcException e = refused(alice, "bridge.finish", Json.object().put("id", 1));
     assertThat(e.errnum()).isEqualTo(Errno.EPERM);
     assertThat(e.getMessage())
@@ -150,8 +160,14 @@ class BridgeServiceTest {
   void list_runningJobs_idUserRAndReleasing(@TempDir Path dir) {
     start(dir, true);
     FluxHandle alice = hub.attach(Credentials.user(ALICE));
-    call(alice, "bridge.submit", Json.object().set("jobspec", Jobspecs.nodes(1, 1, true)));
-    call(owner, "bridge.submit", Json.object().set("jobspec", Jobspecs.nodes(1, 1, true)));
+    call(
+        alice,
+        "bridge.submit",
+        Json.object().set("jobspec", JobspecBuilder.jobspec().nodes(1).exclusive().toTree()));
+    call(
+        owner,
+        "bridge.submit",
+        Json.object().set("jobspec", JobspecBuilder.jobspec().nodes(1).exclusive().toTree()));
     com.fasterxml.jackson.databind.JsonNode jobs =
         call(owner, "bridge.list", Json.object()).json().get("jobs");
     assertThat(jobs).hasSize(2);
