@@ -71,7 +71,8 @@ public final class Main {
     }
   }
 
-  static CommandLine commandLine(InputStream in) {
+  /** The command tree as {@code fluxdrm} parses it, its standard input {@code in}. */
+  public static CommandLine commandLine(InputStream in) {
     CommandLine cl = new CommandLine(new Main(), new Factory(in));
     cl.setExecutionStrategy(Main::execute);
     cl.setExecutionExceptionHandler(
@@ -146,7 +147,8 @@ public final class Main {
     return "internal error: " + ex.getClass().getSimpleName() + ": " + firstLine(ex.getMessage());
   }
 
-  static String firstLine(String s) {
+  /** The first line of {@code s} (a message of many lines shortened). */
+  public static String firstLine(String s) {
     if (s == null) {
       return "";
     }

@@ -1,14 +1,15 @@
 package io.fluxdrm.cli;
 
-import io.fluxdrm.cli.plot.Plots;
-import io.fluxdrm.cli.timeline.Timeline;
-import io.fluxdrm.cli.timeline.TimelineBuilder;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.transcript.Transcript;
 import io.fluxdrm.rpc.transcript.TranscriptLine;
+import io.fluxdrm.showcase.plot.LivePlot;
+import io.fluxdrm.showcase.plot.Plots;
+import io.fluxdrm.showcase.timeline.Timeline;
+import io.fluxdrm.showcase.timeline.TimelineBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package io.fluxdrm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fluxdrm.cli.demo.ProcessWorld;
+import io.fluxdrm.showcase.demo.ProcessWorld;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;

@@ -107,8 +107,9 @@ class DemoCommandTest {
       at.put(o.get("step").asText(), o.get("elapsed_ms").asLong());
     }
     org.w3c.dom.Document d =
-        io.fluxdrm.cli.plot.PlotsTest.parse(Files.readString(shared.resolve("json.svg")));
-    List<org.w3c.dom.Element> ticks = io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "tick");
+        io.fluxdrm.showcase.plot.PlotsTest.parse(Files.readString(shared.resolve("json.svg")));
+    List<org.w3c.dom.Element> ticks =
+        io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "text", "tick");
     assertThat(ticks.get(0).getTextContent()).isEqualTo("0");
     assertThat(d.getDocumentElement().getTextContent()).contains("time (ms)");
     double x0 = Double.parseDouble(ticks.get(0).getAttribute("x"));
@@ -116,7 +117,7 @@ class DemoCommandTest {
     double perMs = (x1 - x0) / Double.parseDouble(ticks.get(1).getTextContent());
     double aBar =
         (Double.parseDouble(
-                    io.fluxdrm.cli.plot.PlotsTest.withClass(d, "rect", "bar").stream()
+                    io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "rect", "bar").stream()
                         .filter(e -> e.getAttribute("data-row").equals("node0"))
                         .filter(e -> e.getAttribute("data-job").equals("ƒ2"))
                         .findFirst()
@@ -128,7 +129,7 @@ class DemoCommandTest {
     // is on the axis, not before it (the origin itself is TimelineBuilderTest's)
     assertThat(aBar).isGreaterThanOrEqualTo(0).isLessThanOrEqualTo(at.get("a-start") + 1.0);
     org.w3c.dom.Element grow =
-        io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark grow").stream()
+        io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "polygon", "mark grow").stream()
             .filter(
                 e ->
                     e.getAttribute("data-row").equals("node12")
@@ -147,7 +148,7 @@ class DemoCommandTest {
     assertThat(text.status()).as("%s", text).isZero();
     text.assertNoTrace();
     List<String> lines = CliRun.lines(text.out());
-    assertThat(STEPS).isEqualTo(io.fluxdrm.cli.demo.Demo.STEPS);
+    assertThat(STEPS).isEqualTo(io.fluxdrm.showcase.demo.Demo.STEPS);
     assertThat(lines).hasSize(STEPS.size() + 2);
     assertThat(lines.get(0))
         .isEqualTo("fluxdrm demo: pool node[0-15] (16 nodes, cores 0-31 each), all in this JVM");
@@ -185,34 +186,34 @@ class DemoCommandTest {
   @Test
   void demo_defaults_drawsThePictureOfItsTranscript() throws Exception {
     org.w3c.dom.Document d =
-        io.fluxdrm.cli.plot.PlotsTest.parse(Files.readString(shared.resolve("text.svg")));
-    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "row")).hasSize(16);
-    List<org.w3c.dom.Element> bars = io.fluxdrm.cli.plot.PlotsTest.withClass(d, "rect", "bar");
+        io.fluxdrm.showcase.plot.PlotsTest.parse(Files.readString(shared.resolve("text.svg")));
+    assertThat(io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "text", "row")).hasSize(16);
+    List<org.w3c.dom.Element> bars = io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "rect", "bar");
     assertThat(bars).extracting(b -> b.getAttribute("data-job")).containsOnly("ƒ2", "ƒ3");
     assertThat(bars.stream().map(b -> b.getAttribute("fill")).distinct()).hasSize(2);
     // A grows onto node12-13 and node15, B onto node12-14; A's grown nodes are shrunk
-    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark grow"))
+    assertThat(io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "polygon", "mark grow"))
         .extracting(e -> e.getAttribute("data-job") + "@" + e.getAttribute("data-row"))
         .contains("ƒ2@node12", "ƒ2@node13", "ƒ2@node15", "ƒ3@node14");
-    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark shrink"))
+    assertThat(io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "polygon", "mark shrink"))
         .extracting(e -> e.getAttribute("data-row"))
         .contains("node12", "node13", "node15");
-    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "mark-text"))
+    assertThat(io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "text", "mark-text"))
         .extracting(org.w3c.dom.Element::getTextContent)
         .anyMatch(t -> t.startsWith("ƒ2 grow denied"))
         .contains(
             "ƒ3 grow held, then granted",
             "grow onto node15 rolled back (PMIX_ERR_DVM_MOD)",
             "session 1000 paused, resumed, terminated, complete");
-    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "text", "title"))
+    assertThat(io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "text", "title"))
         .extracting(org.w3c.dom.Element::getTextContent)
         .containsExactly("Allocation over time: fluxdrm demo");
     // the DVM's daemons under the nodes its grows added, and the rollback of the failed one
-    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "rect", "daemon"))
+    assertThat(io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "rect", "daemon"))
         .extracting(e -> e.getAttribute("data-row"))
         .containsExactlyInAnyOrder("node12", "node13", "node15");
     // the rollback on its node's row, and once in the lane of requests with its text
-    assertThat(io.fluxdrm.cli.plot.PlotsTest.withClass(d, "polygon", "mark rollback"))
+    assertThat(io.fluxdrm.showcase.plot.PlotsTest.withClass(d, "polygon", "mark rollback"))
         .extracting(e -> e.getAttribute("data-row"))
         .containsExactly("", "node15");
   }
@@ -231,8 +232,9 @@ class DemoCommandTest {
     assertThat(r.status()).as("%s", r).isZero();
     assertThat(r.err()).contains(" written to " + dir.resolve("story.svg") + ": 16 nodes");
     assertThat(
-            io.fluxdrm.cli.plot.PlotsTest.withClass(
-                io.fluxdrm.cli.plot.PlotsTest.parse(Files.readString(dir.resolve("story.svg"))),
+            io.fluxdrm.showcase.plot.PlotsTest.withClass(
+                io.fluxdrm.showcase.plot.PlotsTest.parse(
+                    Files.readString(dir.resolve("story.svg"))),
                 "text",
                 "row"))
         .hasSize(16);
@@ -314,7 +316,7 @@ class DemoCommandTest {
    */
   @Test
   void demo_picture_daemonsLeaveWhenTheDvmReportsThemReleased() {
-    io.fluxdrm.cli.timeline.Timeline t = PlotCommand.timeline(textTranscript, dvmTranscript);
+    io.fluxdrm.showcase.timeline.Timeline t = PlotCommand.timeline(textTranscript, dvmTranscript);
     java.util.function.Function<String, Integer> row =
         name -> {
           for (int i = 0; i < t.rows().size(); i++) {
@@ -324,9 +326,9 @@ class DemoCommandTest {
           }
           throw new AssertionError(name + " not a row");
         };
-    List<io.fluxdrm.cli.timeline.Timeline.Bar> daemons =
+    List<io.fluxdrm.showcase.timeline.Timeline.Bar> daemons =
         t.bars().stream()
-            .filter(b -> b.phase() == io.fluxdrm.cli.timeline.Timeline.Phase.DAEMON)
+            .filter(b -> b.phase() == io.fluxdrm.showcase.timeline.Timeline.Phase.DAEMON)
             .toList();
     for (String host : List.of("node12", "node13", "node15")) {
       assertThat(daemons)
@@ -340,7 +342,7 @@ class DemoCommandTest {
         .filteredOn(
             m ->
                 m.row() == row.apply("node15")
-                    && m.kind() == io.fluxdrm.cli.timeline.Timeline.MarkKind.ROLLBACK)
+                    && m.kind() == io.fluxdrm.showcase.timeline.Timeline.MarkKind.ROLLBACK)
         .hasSize(1);
   }
 
@@ -571,7 +573,7 @@ class DemoCommandTest {
 
   @Test
   void demo_defaultPool_isTheReplayWorldsPool() {
-    ResourceSet pool = io.fluxdrm.cli.replay.DemoReplayProvider.POOL;
+    ResourceSet pool = io.fluxdrm.showcase.replay.DemoReplayProvider.POOL;
     assertThat(pool.summary()).isEqualTo("rank[0-15]/core[0-31]");
     assertThat(pool.nodelist().toString()).isEqualTo("node[0-15]");
   }

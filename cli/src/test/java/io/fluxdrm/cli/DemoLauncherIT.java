@@ -43,7 +43,7 @@ class DemoLauncherIT {
     FluxdrmLauncherIT.Run demo = run("demo");
     assertThat(demo.status()).as("%s", demo).isZero();
     List<String> out = CliRun.lines(demo.out());
-    int steps = io.fluxdrm.cli.demo.Demo.STEPS.size();
+    int steps = io.fluxdrm.showcase.demo.Demo.STEPS.size();
     assertThat(out).hasSize(steps + 2);
     assertThat(out.get(0))
         .isEqualTo("fluxdrm demo: pool node[0-15] (16 nodes, cores 0-31 each), all in this JVM");
@@ -63,8 +63,8 @@ class DemoLauncherIT {
             "fluxdrm demo: picture of fluxdrm-demo.jsonl and fluxdrm-demo-dvm.jsonl written to"
                 + " fluxdrm-demo.svg: 16 nodes, 2 jobs, \\d+ marks");
     assertThat(
-            io.fluxdrm.cli.plot.PlotsTest.withClass(
-                io.fluxdrm.cli.plot.PlotsTest.parse(
+            io.fluxdrm.showcase.plot.PlotsTest.withClass(
+                io.fluxdrm.showcase.plot.PlotsTest.parse(
                     Files.readString(cwd.resolve("fluxdrm-demo.svg"))),
                 "text",
                 "row"))
@@ -84,7 +84,7 @@ class DemoLauncherIT {
     FluxdrmLauncherIT.Run demo = run("demo", "--verbose", "--json", "--transcript", "t.jsonl");
     assertThat(demo.status()).as("%s", demo).isZero();
     assertThat(CliRun.lines(demo.out()))
-        .hasSize(io.fluxdrm.cli.demo.Demo.STEPS.size())
+        .hasSize(io.fluxdrm.showcase.demo.Demo.STEPS.size())
         .allMatch(l -> l.startsWith("{"));
     assertThat(demo.err()).contains("INFO io.fluxdrm.jobmanager.JobManager");
   }

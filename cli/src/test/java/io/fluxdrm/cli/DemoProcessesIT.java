@@ -3,7 +3,7 @@ package io.fluxdrm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fluxdrm.cli.demo.Demo;
+import io.fluxdrm.showcase.demo.Demo;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,8 +117,8 @@ class DemoProcessesIT {
     // the picture (D447, D460): with the job manager elsewhere, the DVM endpoint's traffic in it
     assertThat(r.err()).contains(" and " + dir.resolve("d.jsonl") + " written to ");
     assertThat(
-            io.fluxdrm.cli.plot.PlotsTest.withClass(
-                io.fluxdrm.cli.plot.PlotsTest.parse(Files.readString(dir.resolve("p.svg"))),
+            io.fluxdrm.showcase.plot.PlotsTest.withClass(
+                io.fluxdrm.showcase.plot.PlotsTest.parse(Files.readString(dir.resolve("p.svg"))),
                 "polygon",
                 "mark grow"))
         .isNotEmpty();
@@ -155,14 +155,15 @@ class DemoProcessesIT {
         .containsExactlyInAnyOrderElementsOf(movedLines(rr.unifiedDiff(), '+'));
     // reallocs of a-grow, a-grow-fail, the hand-back, b-grow, a-release and a-deny; two releases
     assertThat(rr.requests()).isEqualTo(8);
-    io.fluxdrm.cli.timeline.Timeline tl = PlotCommand.timeline(t, d);
+    io.fluxdrm.showcase.timeline.Timeline tl = PlotCommand.timeline(t, d);
     assertThat(tl.jobs())
-        .extracting(io.fluxdrm.cli.timeline.Timeline.Job::label)
+        .extracting(io.fluxdrm.showcase.timeline.Timeline.Job::label)
         .containsExactly("ƒ2", "ƒ3");
     assertThat(tl.rows()).hasSize(16);
-    io.fluxdrm.cli.plot.Picture p = io.fluxdrm.cli.plot.Plots.picture(tl, "demo", 1200, 0);
+    io.fluxdrm.showcase.plot.Picture p =
+        io.fluxdrm.showcase.plot.Plots.picture(tl, "demo", 1200, 0);
     assertThat(p.counts())
-        .isEqualTo(new io.fluxdrm.cli.plot.Picture.Counts(16, 2, 3, 6, 2, 3, 2, 1, 1, 0));
+        .isEqualTo(new io.fluxdrm.showcase.plot.Picture.Counts(16, 2, 3, 6, 2, 3, 2, 1, 1, 0));
     assertThat(r.err()).contains(": 16 nodes, 2 jobs, ");
     assertServerTranscriptsReplay(r);
   }

@@ -3,8 +3,8 @@ package io.fluxdrm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fluxdrm.bridge.dvm.PmixToolProvider;
-import io.fluxdrm.cli.demo.PrrteStory;
 import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.showcase.demo.PrrteStory;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;

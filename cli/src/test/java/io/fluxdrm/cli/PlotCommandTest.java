@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code fluxdrm plot}: the pictures it writes, and its errors with their exit statuses. */
 class PlotCommandTest {
-  static final String DEMO = "src/test/resources/io/fluxdrm/cli/plot/demo.jsonl";
+  static final String DEMO = "../showcase/src/test/resources/io/fluxdrm/showcase/plot/demo.jsonl";
 
   @Test
   void plot_aNameOfAnotherFormat_usageErrorNothingWritten(@TempDir Path dir) {

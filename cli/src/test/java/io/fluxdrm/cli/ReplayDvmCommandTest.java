@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * scope 6): each replays the same (exit 0); one whose event was changed shows the diff (exit 1).
  */
 class ReplayDvmCommandTest {
-  static final Path ELASTIC = Path.of("src/test/resources/io/fluxdrm/cli/elastic");
+  static final Path ELASTIC = Path.of("../showcase/src/test/resources/io/fluxdrm/showcase/elastic");
 
   @TempDir Path dir;
 

@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Timeout(30)
 class ReplayShellCommandTest {
-  private static final Path CHAIN = Path.of("src/test/resources/io/fluxdrm/cli/chain");
+  private static final Path CHAIN =
+      Path.of("../showcase/src/test/resources/io/fluxdrm/showcase/chain");
 
   @ParameterizedTest(name = "{0} {1}")
   @CsvSource(

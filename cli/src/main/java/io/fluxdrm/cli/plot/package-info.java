@@ -1,6 +1,0 @@
-/**
- * Pictures of a {@link io.fluxdrm.cli.timeline.Timeline} (issue 17 scope 2): one layout ({@code
- * Scene}, shapes in pixels) drawn as SVG text or as a PNG through Java2D, and a text grid for the
- * terminal (decision D426).
- */
-package io.fluxdrm.cli.plot;
