@@ -6,6 +6,7 @@ import io.fluxdrm.jobmanager.JobManagerException;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.curve.CurveCert;
 import io.fluxdrm.rpc.curve.Z85;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.transport.ZmqClientKeys;
@@ -385,7 +386,7 @@ final class BridgeCommand implements Callable<Integer> {
     }
     try {
       CurveCert.decodeKey("--curve-server-key", arg);
-    } catch (CliError e) {
+    } catch (io.fluxdrm.rpc.curve.CurveFileException e) {
       throw CliError.usage(e.getMessage());
     }
     return arg;

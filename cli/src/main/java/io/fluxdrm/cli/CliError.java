@@ -55,18 +55,9 @@ final class CliError extends RuntimeException {
     return new CliError(what + ": cannot read (" + why(e) + ")");
   }
 
-  /** Why an I/O operation failed, in words. */
+  /** Why an I/O operation failed, in words (the words of the certificate reader). */
   static String why(java.io.IOException e) {
-    if (e instanceof java.nio.file.NoSuchFileException) {
-      return "no such file";
-    }
-    if (e instanceof java.nio.file.AccessDeniedException) {
-      return "permission denied";
-    }
-    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
-      return f.getReason();
-    }
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return io.fluxdrm.rpc.curve.CurveFileException.why(e);
   }
 
   /** The exit status this failure ends the command with. */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Flags;
+import io.fluxdrm.rpc.curve.CurveCert;
 import io.fluxdrm.schemas.Schemas;
 import io.fluxdrm.schemas.Violation;
 import java.io.IOException;
@@ -108,7 +109,7 @@ record CurveClients(Map<String, Credentials> credentials, Map<String, String> na
         String pointer = "/clients/" + i + "/key";
         try {
           CurveCert.decodeKey("key", key);
-        } catch (CliError e) {
+        } catch (io.fluxdrm.rpc.curve.CurveFileException e) {
           violations.add(new Violation(pointer, "z85", e.getMessage().substring("key: ".length())));
           continue;
         }

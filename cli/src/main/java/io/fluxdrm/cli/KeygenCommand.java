@@ -1,5 +1,6 @@
 package io.fluxdrm.cli;
 
+import io.fluxdrm.rpc.curve.CurveCert;
 import io.fluxdrm.rpc.curve.CurveKeyPair;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -141,7 +141,9 @@ public final class Main {
   }
 
   private static String message(Exception ex) {
-    if (ex instanceof CliError || ex instanceof RsetException) {
+    if (ex instanceof CliError
+        || ex instanceof RsetException
+        || ex instanceof io.fluxdrm.rpc.curve.CurveFileException) {
       return firstLine(ex.getMessage());
     }
     return "internal error: " + ex.getClass().getSimpleName() + ": " + firstLine(ex.getMessage());

@@ -4,6 +4,7 @@ import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.curve.CurveCert;
 import io.fluxdrm.rpc.hub.Hub;
 import io.fluxdrm.rpc.hub.LocalHubListener;
 import io.fluxdrm.rpc.hub.ZmqHubListener;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Flags;
+import io.fluxdrm.rpc.curve.CurveCertTest;
 import io.fluxdrm.rpc.curve.Z85;
 import java.nio.file.Files;
 import java.nio.file.Path;

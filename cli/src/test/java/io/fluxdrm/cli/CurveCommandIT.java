@@ -8,6 +8,7 @@ import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.curve.CurveCert;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.transport.ZmqClientKeys;
 import io.fluxdrm.rset.ResourceSet;

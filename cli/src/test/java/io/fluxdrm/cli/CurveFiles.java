@@ -1,5 +1,7 @@
 package io.fluxdrm.cli;
 
+import io.fluxdrm.rpc.curve.CurveCert;
+import io.fluxdrm.rpc.curve.CurveCertTest;
 import io.fluxdrm.rpc.curve.CurveKeyPair;
 import io.fluxdrm.rpc.curve.Z85;
 import java.io.IOException;

@@ -6,6 +6,7 @@ import io.fluxdrm.rpc.LocalFraming;
 import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.MessageCodec;
 import io.fluxdrm.rpc.client.FluxHandle;
+import io.fluxdrm.rpc.curve.CurveCert;
 import io.fluxdrm.rpc.curve.CurveClient;
 import io.fluxdrm.rpc.curve.CurveKeyPair;
 import io.fluxdrm.rpc.curve.SoakCurve;

@@ -2,6 +2,7 @@ package io.fluxdrm.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fluxdrm.rpc.curve.CurveCert;
 import io.fluxdrm.rpc.curve.Z85;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,8 @@
-package io.fluxdrm.cli;
+package io.fluxdrm.rpc.curve;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fluxdrm.rpc.curve.CurveKeyPair;
-import io.fluxdrm.rpc.curve.Z85;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,14 +18,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The certificate reader and writer: ZPL subset, key checks, permissions. */
-class CurveCertTest {
+public class CurveCertTest {
   /** A fixed key pair: the secret key is bytes 1..32. */
-  static final CurveKeyPair PAIR = CurveKeyPair.fromSecret(bytes(1));
+  public static final CurveKeyPair PAIR = CurveKeyPair.fromSecret(bytes(1));
 
   /** Another pair, whose public key is not {@link #PAIR}'s. */
-  static final CurveKeyPair OTHER = CurveKeyPair.fromSecret(bytes(101));
+  public static final CurveKeyPair OTHER = CurveKeyPair.fromSecret(bytes(101));
 
-  static final String PUB = Z85.encode(PAIR.publicKey());
+  public static final String PUB = Z85.encode(PAIR.publicKey());
   static final String SEC = Z85.encode(PAIR.secretKey());
 
   private static byte[] bytes(int first) {
@@ -137,7 +135,7 @@ class CurveCertTest {
           """)
   void parse_malformed_locatedError(String name, String text, String message) {
     assertThatThrownBy(() -> CurveCert.parse("curve.cert", expand(text)))
-        .isInstanceOf(CliError.class)
+        .isInstanceOf(CurveFileException.class)
         .hasMessage(message);
   }
 
@@ -186,11 +184,13 @@ class CurveCertTest {
                     assertThat(new String(text, StandardCharsets.US_ASCII))
                         .contains("secret-key = \"" + SEC + "\"");
                     if (fail) {
-                      throw new CliError("disk full");
+                      throw new CurveFileException("disk full");
                     }
                   });
       if (fail) {
-        assertThatThrownBy(call::run).isInstanceOf(CliError.class).hasMessage("disk full");
+        assertThatThrownBy(call::run)
+            .isInstanceOf(CurveFileException.class)
+            .hasMessage("disk full");
       } else {
         call.run();
       }

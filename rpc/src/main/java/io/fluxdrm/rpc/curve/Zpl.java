@@ -1,4 +1,4 @@
-package io.fluxdrm.cli;
+package io.fluxdrm.rpc.curve;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -9,7 +9,8 @@ import java.util.List;
  * The subset of ZPL (ZeroMQ RFC 4, the text form of CZMQ's {@code zconfig}) that CURVE certificates
  * use: {@code #} comments, blank lines, one entry per line indented by 4 spaces per level, an entry
  * being a {@code name} (a section) or {@code name = value} with the value in double quotes, single
- * quotes or bare. Bad text is a {@link CliError} whose message starts {@code FILE:LINE: }.
+ * quotes or bare. Bad text is a {@link CurveFileException} whose message starts {@code FILE:LINE:
+ * }.
  */
 final class Zpl {
   /** One entry: its name, its value (null for a bare section name), its line and its children. */
@@ -27,7 +28,7 @@ final class Zpl {
    * Parses ZPL text into its top-level entries.
    *
    * @param label how errors name the text (the file as the user gave it)
-   * @throws CliError {@code LABEL:LINE: reason (expected: rule)} at the first fault
+   * @throws CurveFileException {@code LABEL:LINE: reason (expected: rule)} at the first fault
    */
   static List<Node> parse(String label, String text) {
     // each open level: the children collected so far; the builder of each parent waits below
@@ -42,7 +43,7 @@ final class Zpl {
       for (int c = 0; c < line.length(); c++) {
         char ch = line.charAt(c);
         if (ch > 0x7e || ch < 0x20 && ch != '\t') {
-          throw new CliError(
+          throw new CurveFileException(
               where
                   + "character "
                   + (c + 1)
@@ -60,10 +61,11 @@ final class Zpl {
         continue;
       }
       if (rest.startsWith("\t")) {
-        throw new CliError(where + "tab in the indentation (expected: 4 spaces per level)");
+        throw new CurveFileException(
+            where + "tab in the indentation (expected: 4 spaces per level)");
       }
       if (indent % 4 != 0) {
-        throw new CliError(
+        throw new CurveFileException(
             where
                 + "indented by "
                 + indent
@@ -72,7 +74,7 @@ final class Zpl {
       int depth = indent / 4;
       if (depth > open.size() - 1) {
         Builder parent = open.peek();
-        throw new CliError(
+        throw new CurveFileException(
             where
                 + (parent.name == null
                     ? "indented before any section (expected: the first entry at the left margin)"
@@ -91,7 +93,7 @@ final class Zpl {
       Builder entry = entry(where, rest, lineNo);
       for (Builder sibling : open.peek().built) {
         if (sibling.name.equals(entry.name)) {
-          throw new CliError(
+          throw new CurveFileException(
               where
                   + "\""
                   + entry.name
@@ -117,7 +119,7 @@ final class Zpl {
       i++;
     }
     if (i == 0) {
-      throw new CliError(
+      throw new CurveFileException(
           where
               + "'"
               + s.charAt(0)
@@ -131,7 +133,7 @@ final class Zpl {
       return new Builder(name, null, lineNo);
     }
     if (s.charAt(i) != '=') {
-      throw new CliError(
+      throw new CurveFileException(
           where
               + name
               + ": '"
@@ -142,14 +144,15 @@ final class Zpl {
     }
     i = skipBlanks(s, i + 1);
     if (i == s.length() || s.charAt(i) == '#') {
-      throw new CliError(where + name + ": no value after '=' (expected: name = \"value\")");
+      throw new CurveFileException(
+          where + name + ": no value after '=' (expected: name = \"value\")");
     }
     String value;
     char q = s.charAt(i);
     if (q == '"' || q == '\'') {
       int end = s.indexOf(q, i + 1);
       if (end < 0) {
-        throw new CliError(
+        throw new CurveFileException(
             where + name + ": value has no closing " + q + " (expected: " + q + "value" + q + ")");
       }
       value = s.substring(i + 1, end);
@@ -163,7 +166,7 @@ final class Zpl {
     }
     i = skipBlanks(s, i);
     if (i < s.length() && s.charAt(i) != '#') {
-      throw new CliError(
+      throw new CurveFileException(
           where
               + name
               + ": \""

@@ -1,7 +1,5 @@
-package io.fluxdrm.cli;
+package io.fluxdrm.rpc.curve;
 
-import io.fluxdrm.rpc.curve.CurveKeyPair;
-import io.fluxdrm.rpc.curve.Z85;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +24,7 @@ import java.util.function.BiConsumer;
  * @param secretKey the secret key, 40 Z85 characters, or null in a public certificate
  * @param metadata the metadata in file order
  */
-record CurveCert(String publicKey, String secretKey, Map<String, String> metadata) {
+public record CurveCert(String publicKey, String secretKey, Map<String, String> metadata) {
   /** The largest certificate file read; a real one is under 1 KiB. */
   static final int MAX_BYTES = 64 * 1024;
 
@@ -43,13 +41,13 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
    * The characters besides letters and digits that flux-core's certificate reader accepts in a
    * metadata value; what {@code keygen} writes keeps to them, so flux-core reads our certificates.
    */
-  static final String VALUE_CHARS = " .-:+=^!/*?&<>()[]{}@%$#";
+  public static final String VALUE_CHARS = " .-:+=^!/*?&<>()[]{}@%$#";
 
   /** The longest metadata value written: flux-core reads certificate lines of up to 255 bytes. */
-  static final int MAX_VALUE = 200;
+  public static final int MAX_VALUE = 200;
 
   /** Copies the metadata, keeping its order. */
-  CurveCert {
+  public CurveCert {
     metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
   }
 
@@ -58,7 +56,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
    *
    * @return null when it can be, else what is wrong
    */
-  static String valueProblem(String value) {
+  public static String valueProblem(String value) {
     if (value.isEmpty()) {
       return "is empty";
     }
@@ -86,7 +84,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
    * @param keys the key pair, destroyed by this call
    * @param use gets the public key (Z85) and the text
    */
-  static void withSecretText(
+  public static void withSecretText(
       CurveKeyPair keys, Map<String, String> metadata, BiConsumer<String, byte[]> use) {
     String publicKey = Z85.encode(keys.publicKey());
     byte[] secret = null;
@@ -127,7 +125,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
   }
 
   /** Returns whether this certificate holds the secret key. */
-  boolean isSecret() {
+  public boolean isSecret() {
     return secretKey != null;
   }
 
@@ -142,7 +140,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
    * read or built from Strings already holds its secret key in a String; keygen writes through
    * {@link #withSecretText}).
    */
-  String secretText() {
+  public String secretText() {
     if (!isSecret()) {
       throw new IllegalStateException("a public certificate has no secret text");
     }
@@ -160,12 +158,12 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
    * Reads a secret certificate: it must exist, be private to its owner (no group or other
    * permission, as ssh demands of a private key) and hold a matching key pair.
    *
-   * @throws CliError naming the file, the line and the reason
+   * @throws CurveFileException naming the file, the line and the reason
    */
-  static CurveCert readSecret(Path file) {
+  public static CurveCert readSecret(Path file) {
     CurveCert c = read(file);
     if (!c.isSecret()) {
-      throw new CliError(
+      throw new CurveFileException(
           file
               + ": curve: no secret-key (expected: a secret certificate, as 'fluxdrm keygen'"
               + " writes)");
@@ -176,21 +174,21 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
   /**
    * Reads a public or secret certificate; one that holds a secret key must be private to its owner.
    *
-   * @throws CliError naming the file, the line and the reason
+   * @throws CurveFileException naming the file, the line and the reason
    */
-  static CurveCert read(Path file) {
+  public static CurveCert read(Path file) {
     byte[] bytes;
     try {
       long size = Files.size(file);
       if (size > MAX_BYTES) {
-        throw new CliError(
+        throw new CurveFileException(
             file + ": " + size + " bytes (expected: a certificate of at most " + MAX_BYTES + ")");
       }
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw new CliError(file + ": no such file (expected: a CURVE certificate)");
+      throw new CurveFileException(file + ": no such file (expected: a CURVE certificate)");
     } catch (IOException e) {
-      throw CliError.cannotRead(file.toString(), e);
+      throw CurveFileException.cannotRead(file.toString(), e);
     }
     CurveCert c = parse(file.toString(), new String(bytes, StandardCharsets.ISO_8859_1));
     if (c.isSecret()) {
@@ -210,10 +208,11 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
     } catch (UnsupportedOperationException e) {
       return;
     } catch (IOException e) {
-      throw new CliError(file + ": cannot read its permissions (" + CliError.why(e) + ")");
+      throw new CurveFileException(
+          file + ": cannot read its permissions (" + CurveFileException.why(e) + ")");
     }
     if (perms.stream().anyMatch(GROUP_OTHER::contains)) {
-      throw new CliError(
+      throw new CurveFileException(
           file
               + ": mode "
               + mode(perms)
@@ -235,32 +234,32 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
    * Parses certificate text.
    *
    * @param label how errors name the text
-   * @throws CliError {@code LABEL:LINE: reason (expected: rule)}, or {@code LABEL: reason} for
-   *     something missing
+   * @throws CurveFileException {@code LABEL:LINE: reason (expected: rule)}, or {@code LABEL:
+   *     reason} for something missing
    */
-  static CurveCert parse(String label, String text) {
+  public static CurveCert parse(String label, String text) {
     List<Zpl.Node> root = Zpl.parse(label, text);
     Map<String, String> meta = new LinkedHashMap<>();
     Zpl.Node curve = null;
     for (Zpl.Node n : root) {
       String where = label + ":" + n.line() + ": ";
       if (!n.name().equals("metadata") && !n.name().equals("curve")) {
-        throw new CliError(
+        throw new CurveFileException(
             where + "\"" + n.name() + "\": unknown section (expected: metadata or curve)");
       }
       if (n.value() != null) {
-        throw new CliError(
+        throw new CurveFileException(
             where + n.name() + ": has a value (expected: a section, its entries indented below)");
       }
       for (Zpl.Node c : n.children()) {
         String at = label + ":" + c.line() + ": " + n.name() + ": ";
         if (c.value() == null) {
-          throw new CliError(
+          throw new CurveFileException(
               at + "\"" + c.name() + "\" has no value (expected: " + c.name() + " = \"value\")");
         }
         if (!c.children().isEmpty()) {
           Zpl.Node deeper = c.children().get(0);
-          throw new CliError(
+          throw new CurveFileException(
               label
                   + ":"
                   + deeper.line()
@@ -280,7 +279,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
       }
     }
     if (curve == null) {
-      throw new CliError(label + ": no curve section (expected: curve with public-key)");
+      throw new CurveFileException(label + ": no curve section (expected: curve with public-key)");
     }
     Zpl.Node pub = null;
     Zpl.Node sec = null;
@@ -289,7 +288,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
         case "public-key" -> pub = c;
         case "secret-key" -> sec = c;
         default ->
-            throw new CliError(
+            throw new CurveFileException(
                 label
                     + ":"
                     + c.line()
@@ -299,7 +298,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
       }
     }
     if (pub == null) {
-      throw new CliError(
+      throw new CurveFileException(
           label
               + ":"
               + curve.line()
@@ -309,7 +308,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
     if (sec != null) {
       byte[] secretKey = key(label, sec);
       if (!Arrays.equals(CurveKeyPair.fromSecret(secretKey).publicKey(), publicKey)) {
-        throw new CliError(
+        throw new CurveFileException(
             label
                 + ":"
                 + pub.line()
@@ -330,11 +329,12 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
    * Decodes a Z85 CURVE key.
    *
    * @param where what errors start with (before ": ")
-   * @throws CliError {@code WHERE: 39 characters (expected: 40 Z85 characters)} and the like
+   * @throws CurveFileException {@code WHERE: 39 characters (expected: 40 Z85 characters)} and the
+   *     like
    */
-  static byte[] decodeKey(String where, String z85) {
+  public static byte[] decodeKey(String where, String z85) {
     if (z85.length() != Z85.KEY_CHARS) {
-      throw new CliError(
+      throw new CurveFileException(
           where
               + ": "
               + z85.length()
@@ -346,7 +346,7 @@ record CurveCert(String publicKey, String secretKey, Map<String, String> metadat
       return Z85.decodeKey(z85);
     } catch (IllegalArgumentException e) {
       String m = e.getMessage();
-      throw new CliError(where + ": " + (m.startsWith("z85: ") ? m.substring(5) : m));
+      throw new CurveFileException(where + ": " + (m.startsWith("z85: ") ? m.substring(5) : m));
     }
   }
 }
