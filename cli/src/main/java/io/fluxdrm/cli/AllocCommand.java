@@ -41,7 +41,7 @@ final class AllocCommand {
   abstract static class Op implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Mixin DvmClient.Options options;
+    @Mixin DvmClientOptions options;
 
     @Option(
         names = "--req-id",
@@ -68,8 +68,7 @@ final class AllocCommand {
         i.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId));
       }
       i.addAll(options.extras());
-      return DvmClient.run(
-          options,
+      return options.run(
           spec.commandLine().getOut(),
           spec.commandLine().getErr(),
           spec.qualifiedName() + ": ",

@@ -138,7 +138,7 @@ final class DvmCommand implements Callable<Integer> {
       throw CliError.usage("--stop-latency: " + stopMs + " (expected: >= 0)");
     }
     java.util.Set<String> failing = failingHosts();
-    String endpoint = listen == null ? "unix:" + DvmClient.defaultDir() : listen;
+    String endpoint = listen == null ? "unix:" + DvmClientOptions.defaultDir() : listen;
     io.fluxdrm.rpc.endpoint.Endpoint parsed =
         io.fluxdrm.rpc.endpoint.Endpoint.parse(endpoint).orElse(null);
     if (!(parsed instanceof io.fluxdrm.rpc.endpoint.Endpoint.HubDir)

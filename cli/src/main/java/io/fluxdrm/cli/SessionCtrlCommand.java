@@ -75,7 +75,7 @@ final class SessionCtrlCommand {
   abstract static class Op implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Mixin DvmClient.Options options;
+    @Mixin DvmClientOptions options;
 
     @Parameters(index = "0", paramLabel = "ID", description = "Session id, or 'all'")
     String id;
@@ -90,13 +90,13 @@ final class SessionCtrlCommand {
       d.add(Info.of(PmixKey.PMIX_SESSION_CTRL_ID, CTRL_ID));
       d.addAll(directives());
       d.addAll(options.extras());
-      return DvmClient.run(
-          options,
+      return options.run(
           spec.commandLine().getOut(),
           spec.commandLine().getErr(),
           spec.qualifiedName() + ": ",
           sid == DvmWire.UINT32_MAX ? "all sessions" : "session " + sid,
-          port -> port.sessionControlRaw(sid, d));
+          port -> port.sessionControlRaw(sid, d),
+          false);
     }
   }
 
