@@ -2,6 +2,7 @@ package io.fluxdrm.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.bridge.alloc.PmixAllocator;
+import io.fluxdrm.bridge.dvm.DvmJobScheduler;
 import io.fluxdrm.bridge.dvm.FluxScheduler;
 import io.fluxdrm.bridge.dvm.Ledger;
 import io.fluxdrm.dvm.wire.SchedulerEndpoint;
@@ -105,7 +106,7 @@ final class DvmLink implements AutoCloseable {
       Reactor reactor, String uri, PmixAllocator allocator, Ledger ledger, Path ledgerFile) {
     this.reactor = reactor;
     this.uri = uri;
-    this.scheduler = FluxScheduler.of(allocator, this::port, this::selfPort);
+    this.scheduler = DvmJobScheduler.of(allocator, this::port, this::selfPort).flux();
     this.scheduler.restore(ledger);
     this.scheduler.journal(l -> writeLedger(ledgerFile, l));
     this.thread = new Thread(this::run, "fluxdrm-bridge-dvm");
@@ -153,7 +154,15 @@ final class DvmLink implements AutoCloseable {
     Daemon.await(allocator.start(schedHub), allocator.serviceName(), "");
     LOG.info("the DVM's job {}: {}; attaching to the DVM at {}", JobId.f58(id), r.summary(), uri);
     Path ledgerFile = stateDir.resolve(LEDGER_FILE);
-    Ledger ledger = withReleasing(readLedger(ledgerFile), being);
+    Ledger ledger =
+        readLedger(ledgerFile)
+            .withReleasing(
+                being.isEmpty() ? List.of() : being.nodelist().expand(),
+                entry ->
+                    LOG.info(
+                        "{} is being released from the DVM's job: handed back once the DVM no"
+                            + " longer runs it",
+                        entry));
     if (ledger.base().isEmpty()) {
       // the first ledger of this job: what it holds now is its own (a job just submitted, or one
       // recovered without a ledger, whose grants are then kept as before)
@@ -190,58 +199,13 @@ final class DvmLink implements AutoCloseable {
           "");
     }
     // the bridge before this one granted these: a RELEASE of one by its PMIX_ALLOC_ID must find it
-    ledger.sessions().forEach((sid, entries) -> adopt(allocator, sid, entries));
-    ledger.pending().forEach((sid, p) -> adopt(allocator, sid, List.of(p.nodes().split(","))));
+    DvmJobScheduler.adopt(
+        allocator,
+        ledger,
+        (sid, held) -> LOG.info("reservation {} of the bridge before: {}", sid, held.summary()));
     DvmLink l = new DvmLink(reactor, uri, allocator, ledger, ledgerFile);
     l.thread.start();
     return l;
-  }
-
-  /**
-   * The ledger with every host of {@code being} (granted shrinks of the DVM's job not handed back
-   * yet) departing: the bridge before may have died between the grant and its ledger, or between
-   * the DVM's report and the hand-back; the DVM is asked again, and what it no longer holds goes
-   * back at once (D521).
-   */
-  static Ledger withReleasing(Ledger l, ResourceSet being) {
-    if (being.isEmpty()) {
-      return l;
-    }
-    java.util.Map<Long, List<String>> sessions = new java.util.TreeMap<>(l.sessions());
-    java.util.Map<String, String> departing = new java.util.TreeMap<>(l.departing());
-    for (String host : being.nodelist().expand()) {
-      if (departing.containsKey(host)) {
-        continue;
-      }
-      String entry = host;
-      for (java.util.Map.Entry<Long, List<String>> e : List.copyOf(sessions.entrySet())) {
-        List<String> keep = new java.util.ArrayList<>();
-        for (String x : e.getValue()) {
-          if (x.equals(host) || x.startsWith(host + ":")) {
-            entry = x;
-          } else {
-            keep.add(x);
-          }
-        }
-        sessions.put(e.getKey(), keep);
-      }
-      departing.put(host, entry);
-      LOG.info(
-          "{} is being released from the DVM's job: handed back once the DVM no longer runs it",
-          entry);
-    }
-    return new Ledger(sessions, l.pending(), departing, l.releasing(), l.base());
-  }
-
-  private static void adopt(PmixAllocator allocator, long sid, List<String> entries) {
-    List<String> hosts =
-        entries.stream()
-            .map(e -> e.lastIndexOf(':') > 0 ? e.substring(0, e.lastIndexOf(':')) : e)
-            .toList();
-    ResourceSet r = allocator.adopt(Long.toUnsignedString(sid), hosts);
-    if (!r.isEmpty()) {
-      LOG.info("reservation {} of the bridge before: {}", Long.toUnsignedString(sid), r.summary());
-    }
   }
 
   /** The DVM's job: the one the state directory names, else {@code jobspec} submitted now. */

@@ -2,9 +2,8 @@ package io.fluxdrm.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.bridge.alloc.PmixAllocator;
-import io.fluxdrm.bridge.dvm.FluxScheduler;
+import io.fluxdrm.bridge.dvm.DvmJobScheduler;
 import io.fluxdrm.bridge.dvm.PmixSchedulerProvider;
-import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.jobmanager.JobManager;
 import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.client.FluxHandle;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,25 +135,13 @@ final class PmixSchedulerLink implements AutoCloseable {
       String what,
       ResourceSet r)
       throws InterruptedException {
-    FluxScheduler.HandBack handBack =
-        new FluxScheduler.HandBack() {
-          @Override
-          public CompletionStage<PmixAnswer> handBack(String allocId, String nodeList) {
-            return allocator.handBack(allocId, nodeList);
-          }
-
-          @Override
-          public CompletionStage<Void> released(String nodeList) {
-            return allocator.released(nodeList);
-          }
-        };
     AutoCloseable s;
     try {
       s =
           provider.start(
               dvmUri,
               allocator::allocationRequest,
-              handBack,
+              DvmJobScheduler.handBack(() -> allocator),
               reactor::execute,
               Duration.ofSeconds(30));
     } catch (InterruptedException e) {

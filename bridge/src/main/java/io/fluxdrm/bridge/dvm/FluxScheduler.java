@@ -165,20 +165,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
   private static FluxScheduler create(
       PmixAllocator allocator, Supplier<DvmPort> down, Supplier<DvmPort> self) {
     return new FluxScheduler(
-        allocator::allocationRequest,
-        new HandBack() {
-          @Override
-          public CompletionStage<PmixAnswer> handBack(String allocId, String nodeList) {
-            return allocator.handBack(allocId, nodeList);
-          }
-
-          @Override
-          public CompletionStage<Void> released(String nodeList) {
-            return allocator.released(nodeList);
-          }
-        },
-        down,
-        self);
+        allocator::allocationRequest, DvmJobScheduler.handBack(() -> allocator), down, self);
   }
 
   /**

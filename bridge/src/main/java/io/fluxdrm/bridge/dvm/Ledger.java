@@ -1,8 +1,11 @@
 package io.fluxdrm.bridge.dvm;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * What a restarted scheduler needs of the one before it (decision D521): the sessions it
@@ -49,6 +52,44 @@ public record Ledger(
         .values()
         .forEach(n -> List.of(n.split(",")).forEach(e -> out.add(SchedulerState.host(e))));
     return out;
+  }
+
+  /**
+   * This ledger with every host of {@code hosts} (granted shrinks of the DVM's job not handed back
+   * yet) departing, its node entry taken out of its session: the bridge before may have died
+   * between the grant and its ledger, or between the DVM's report and the hand-back; the DVM is
+   * asked again, and what it no longer holds goes back at once (D521).
+   *
+   * @param hosts the hosts being released from the DVM's job
+   * @param departed told each node entry newly departing
+   * @return the ledger
+   */
+  public Ledger withReleasing(List<String> hosts, Consumer<String> departed) {
+    if (hosts.isEmpty()) {
+      return this;
+    }
+    Map<Long, List<String>> s = new TreeMap<>(sessions);
+    Map<String, String> d = new TreeMap<>(departing);
+    for (String host : hosts) {
+      if (d.containsKey(host)) {
+        continue;
+      }
+      String entry = host;
+      for (Map.Entry<Long, List<String>> e : List.copyOf(s.entrySet())) {
+        List<String> keep = new ArrayList<>();
+        for (String x : e.getValue()) {
+          if (x.equals(host) || x.startsWith(host + ":")) {
+            entry = x;
+          } else {
+            keep.add(x);
+          }
+        }
+        s.put(e.getKey(), keep);
+      }
+      d.put(host, entry);
+      departed.accept(entry);
+    }
+    return new Ledger(s, pending, d, releasing, base);
   }
 
   /**

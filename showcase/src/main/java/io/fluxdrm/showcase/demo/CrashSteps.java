@@ -5,6 +5,7 @@ import static io.fluxdrm.showcase.demo.DemoRun.reqId;
 import static io.fluxdrm.showcase.demo.DemoRun.value;
 
 import io.fluxdrm.bridge.alloc.PmixAllocator;
+import io.fluxdrm.bridge.dvm.DvmJobScheduler;
 import io.fluxdrm.dvm.wire.HubDvmPort;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.PmixKey;
@@ -31,7 +32,7 @@ final class CrashSteps {
   // ---- crashes (processes only) -----------------------------------------------------------------
 
   /** SIGKILL the scheduler, start it and the job manager again: every allocation survives. */
-  FluxJob[] schedulerRestart(FluxJob a, FluxJob b, DvmScheduler bridge) {
+  FluxJob[] schedulerRestart(FluxJob a, FluxJob b, DvmJobScheduler bridge) {
     ProcessWorld pw = (ProcessWorld) st.world;
     ResourceSet before = allocated();
     pw.restartScheduler();
@@ -83,7 +84,7 @@ final class CrashSteps {
   }
 
   /** SIGKILL the DVM while a grow is open: the bridge hands the grant back (D377). */
-  void dvmCrash(FluxJob a, HubDvmPort app, DvmScheduler bridge, FluxHandle schedSide) {
+  void dvmCrash(FluxJob a, HubDvmPort app, DvmJobScheduler bridge, FluxHandle schedSide) {
     ProcessWorld pw = (ProcessWorld) st.world;
     st.events.clear();
     StatusInfos g =

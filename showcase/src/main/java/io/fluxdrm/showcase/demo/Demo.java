@@ -1,5 +1,6 @@
 package io.fluxdrm.showcase.demo;
 
+import io.fluxdrm.bridge.dvm.DvmJobScheduler;
 import io.fluxdrm.rpc.reactor.Reactor;
 import io.fluxdrm.rpc.transcript.TranscriptRecorder;
 import io.fluxdrm.rset.ResourceSet;
@@ -23,9 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The scripted story of {@code fluxdrm demo}, played on the whole chain: the reference scheduler,
  * the job manager, and the reference DVM in elastic mode (simulated executor) with the bridge as
- * its scheduler ({@link DvmScheduler}), in one JVM or as processes ({@link World}). Every request
- * is an application's or a tool's, over a hub; every line of the timeline is read from an answer,
- * an event or the scheduler's state (decisions D440–D444).
+ * its scheduler ({@link DvmJobScheduler}), in one JVM or as processes ({@link World}). Every
+ * request is an application's or a tool's, over a hub; every line of the timeline is read from an
+ * answer, an event or the scheduler's state (decisions D440–D444).
  *
  * <p>The story ({@link Scenario} gives the sizes): job A, the DVM's job, starts on a quarter of the
  * pool and the DVM on its nodes; job B on half. A's application asks the DVM to grow ({@code PMIx

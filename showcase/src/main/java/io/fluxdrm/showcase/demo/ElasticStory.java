@@ -6,6 +6,7 @@ import static io.fluxdrm.showcase.demo.DemoRun.nodes;
 import static io.fluxdrm.showcase.demo.DemoRun.reqId;
 import static io.fluxdrm.showcase.demo.DemoRun.value;
 
+import io.fluxdrm.bridge.dvm.DvmJobScheduler;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.dvm.wire.HubDvmPort;
 import io.fluxdrm.dvm.wire.SchedulerEndpoint;
@@ -63,7 +64,7 @@ final class ElasticStory {
         st.world.startDvm(
             new World.DvmSpec(
                 aHosts, st.sc.slots(), st.sc.startLatencyMs(), st.sc.startLatencyMs(), failing)));
-    DvmScheduler bridge = new DvmScheduler(a.pmix());
+    DvmJobScheduler bridge = new DvmJobScheduler(a.pmix());
     FluxHandle schedSide = st.world.dvmHub(st.ownerUid());
     SchedulerEndpoint endpoint =
         Waits.await("dvm-sched", SchedulerEndpoint.start(schedSide, bridge, Waits.STEP_TIMEOUT));

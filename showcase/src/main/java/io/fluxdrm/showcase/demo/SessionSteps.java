@@ -2,6 +2,7 @@ package io.fluxdrm.showcase.demo;
 
 import static io.fluxdrm.showcase.demo.Demo.SESSION_ID;
 
+import io.fluxdrm.bridge.dvm.DvmJobScheduler;
 import io.fluxdrm.dvm.wire.SchedulerEndpoint;
 import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
@@ -23,7 +24,7 @@ final class SessionSteps {
   }
 
   /** The bridge instantiates a session with an app, pauses, resumes and terminates it. */
-  void session(DvmScheduler bridge, SchedulerEndpoint endpoint, FluxJob a, List<String> aHosts) {
+  void session(DvmJobScheduler bridge, SchedulerEndpoint endpoint, FluxJob a, List<String> aHosts) {
     String host = aHosts.get(aHosts.size() - 1);
     App app =
         new App("fluxdrm-demo-app", List.of("fluxdrm-demo-app"), st.sc.sessionProcs(), List.of());

@@ -1,8 +1,7 @@
-package io.fluxdrm.cli;
+package io.fluxdrm.bridge.dvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fluxdrm.bridge.dvm.FluxScheduler;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.dvm.core.DvmConfig;
 import io.fluxdrm.dvm.service.DvmService;
