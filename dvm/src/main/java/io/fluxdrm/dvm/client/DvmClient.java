@@ -58,8 +58,8 @@ public final class DvmClient {
    * Connects to {@code uri}, sends the request {@code call} makes and hands its answer to {@code
    * answer} as it arrives. With {@code phases}, an accepted request is followed to its second phase
    * (an elastic DVM's {@code PMIX_DVM_IS_READY} or {@code PMIX_ERR_DVM_MOD}, directed to this
-   * client, PRRTE elastic-DVM spec, two-phase answer), whose event this returns; the registration for it is made before the
-   * request, so that the event cannot pass unseen.
+   * client, PRRTE elastic-DVM spec, two-phase answer), whose event this returns; the registration
+   * for it is made before the request, so that the event cannot pass unseen.
    *
    * @param timeoutSeconds how long to wait for the connection, the answer and the event
    * @return the second-phase event, or empty without {@code phases} or for a refused request

@@ -1,4 +1,4 @@
-package io.fluxdrm.cli;
+package io.fluxdrm.checks.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
