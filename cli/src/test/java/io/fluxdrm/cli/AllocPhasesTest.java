@@ -3,15 +3,9 @@ package io.fluxdrm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.fluxdrm.dvm.core.DvmConfig;
+import io.fluxdrm.dvm.client.DvmOnSocket;
 import io.fluxdrm.dvm.exec.DaemonPolicy;
-import io.fluxdrm.dvm.service.DvmService;
-import io.fluxdrm.dvm.wire.DvmHubService;
-import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Json;
-import io.fluxdrm.rpc.hub.Hub;
-import io.fluxdrm.rpc.hub.LocalHubListener;
-import io.fluxdrm.rpc.reactor.Reactor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,36 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
 class AllocPhasesTest {
   @TempDir Path dir;
 
-  private Reactor reactor;
-  private LocalHubListener listener;
-  private DvmService dvm;
+  private DvmOnSocket socket;
 
   private void dvm(DaemonPolicy daemons) throws Exception {
-    reactor = Reactor.start("alloc-phases-test");
-    Hub hub = new Hub(reactor);
-    listener = LocalHubListener.start(hub, reactor, dir, LocalHubListener.Options.defaults());
-    DvmConfig config =
-        DvmConfig.of(
-                List.of(new DvmConfig.NodeSpec("n1", 2)),
-                "dvm",
-                Integer.toUnsignedLong(Daemon.uid()))
-            .withElastic(true);
-    dvm = DvmService.builder(config, reactor).daemons(daemons).checked().start();
-    DvmHubService front =
-        new DvmHubService(dvm, "n1", hub.attach(Credentials.owner(Daemon.uid())), (c, i) -> {});
-    front.start().get(30, java.util.concurrent.TimeUnit.SECONDS);
+    socket = DvmOnSocket.start(dir, daemons);
   }
 
   @AfterEach
   void stop() throws Exception {
-    if (dvm != null) {
-      reactor.runAndWait(dvm::close, Duration.ofSeconds(5));
-    }
-    if (listener != null) {
-      listener.close();
-    }
-    if (reactor != null) {
-      reactor.close();
+    if (socket != null) {
+      socket.close();
     }
   }
 

@@ -3,30 +3,21 @@ package io.fluxdrm.dvm.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.fluxdrm.dvm.core.DvmConfig;
 import io.fluxdrm.dvm.exec.DaemonPolicy;
-import io.fluxdrm.dvm.service.DvmService;
-import io.fluxdrm.dvm.wire.DvmHubService;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.StatusInfos;
-import io.fluxdrm.rpc.Credentials;
 import io.fluxdrm.rpc.Json;
-import io.fluxdrm.rpc.hub.Hub;
-import io.fluxdrm.rpc.hub.LocalHubListener;
-import io.fluxdrm.rpc.reactor.Reactor;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,42 +29,17 @@ import org.junit.jupiter.api.io.TempDir;
 class DvmClientTest {
   @TempDir Path dir;
 
-  private Reactor reactor;
-  private LocalHubListener listener;
-  private DvmService dvm;
+  private DvmOnSocket socket;
 
-  private static int uid() throws Exception {
-    return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-  }
-
-  /** A hub on {@link #dir}; with {@code daemons}, the elastic DVM of node n1 served on it. */
   private String hub(DaemonPolicy daemons) throws Exception {
-    reactor = Reactor.start("dvm-client-test");
-    Hub hub = new Hub(reactor);
-    listener = LocalHubListener.start(hub, reactor, dir, LocalHubListener.Options.defaults());
-    if (daemons != null) {
-      DvmConfig config =
-          DvmConfig.of(
-                  List.of(new DvmConfig.NodeSpec("n1", 2)), "dvm", Integer.toUnsignedLong(uid()))
-              .withElastic(true);
-      dvm = DvmService.builder(config, reactor).daemons(daemons).checked().start();
-      new DvmHubService(dvm, "n1", hub.attach(Credentials.owner(uid())), (c, i) -> {})
-          .start()
-          .get(30, TimeUnit.SECONDS);
-    }
-    return listener.uri();
+    socket = DvmOnSocket.start(dir, daemons);
+    return socket.uri();
   }
 
   @AfterEach
   void stop() throws Exception {
-    if (dvm != null) {
-      reactor.runAndWait(dvm::close, Duration.ofSeconds(5));
-    }
-    if (listener != null) {
-      listener.close();
-    }
-    if (reactor != null) {
-      reactor.close();
+    if (socket != null) {
+      socket.close();
     }
   }
 
