@@ -246,11 +246,7 @@ public final class DvmCore {
 
   private static Optional<String> ctrlIdOf(DvmEvent.Request r) {
     if (r instanceof DvmEvent.SessionControl s) {
-      for (Info i : s.directives()) {
-        if (i.key().equals(PmixKey.PMIX_SESSION_CTRL_ID)) {
-          return Optional.of(i.stringValue());
-        }
-      }
+      return io.fluxdrm.pmix.request.SessionControl.ctrlIdOf(s.directives());
     }
     return Optional.empty();
   }

@@ -100,12 +100,9 @@ final class Reclaim {
     }
     m.out.add(new DvmDecision.SessionReclaimed(s.id, s.allocId, hosts, handBack));
     if (s.has(SessionFlag.SCHEDULER) && m.scheduler != null) {
-      List<Info> infos = new ArrayList<>();
-      infos.add(Info.of(PmixKey.PMIX_SESSION_COMPLETE, true));
-      infos.add(Info.of(PmixKey.PMIX_SESSION_ID, s.id));
-      infos.add(Info.of(PmixKey.PMIX_ALLOC_ID, s.allocId));
+      List<Info> results = new ArrayList<>();
       for (DvmView.JobResult r : s.results) {
-        infos.add(
+        results.add(
             Info.of(
                 PmixKey.PMIX_JOB_INFO_ARRAY,
                 List.of(
@@ -116,7 +113,12 @@ final class Reclaim {
       m.calls.put(id, new Call(-1, false));
       m.out.add(
           new DvmDecision.ToScheduler(
-              id, OptionalLong.empty(), new DvmDecision.SessionControl(m.self, s.id, infos)));
+              id,
+              OptionalLong.empty(),
+              new DvmDecision.SessionControl(
+                  m.self,
+                  s.id,
+                  io.fluxdrm.pmix.request.SessionControl.completion(s.id, s.allocId, results))));
     }
   }
 

@@ -1,15 +1,14 @@
 package io.fluxdrm.dvm.core;
 
 import io.fluxdrm.pmix.AllocInheritance;
-import io.fluxdrm.pmix.AllocTime;
 import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.request.AllocationRequest;
 import io.fluxdrm.pmix.request.NodeList;
-import java.util.ArrayList;
+import io.fluxdrm.pmix.request.RequestException;
+import io.fluxdrm.pmix.request.SessionControl;
 import java.util.List;
 import java.util.Optional;
 
@@ -54,83 +53,42 @@ record SessionDirectives(
    * @throws Refused with the status PRRTE §7.4.4 Session Control and PRRTE §7.4.4.2 Operations give
    */
   static SessionDirectives parse(List<Info> directives) {
-    Builder b = new Builder();
     // PRRTE §7.4.4.2.8 "Completion": a request carrying COMPLETE is refused, whatever else it holds
-    for (Info i : directives) {
-      if (i.key().equals(PmixKey.PMIX_SESSION_COMPLETE) && i.boolValue()) {
-        throw Refused.notSupported(
-            "PMIX_SESSION_COMPLETE: sent by the DVM to its scheduler, never accepted");
-      }
+    if (SessionControl.completes(directives)) {
+      throw Refused.notSupported(
+          "PMIX_SESSION_COMPLETE: sent by the DVM to its scheduler, never accepted");
     }
-    List<Op> ops = new ArrayList<>();
-    for (Info i : directives) {
-      switch (i.key()) {
-        case PmixKey.PMIX_SESSION_INSTANTIATE -> flag(i, Op.INSTANTIATE, ops);
-        case PmixKey.PMIX_SESSION_PAUSE -> flag(i, Op.PAUSE, ops);
-        case PmixKey.PMIX_SESSION_RESUME -> flag(i, Op.RESUME, ops);
-        case PmixKey.PMIX_SESSION_TERMINATE -> flag(i, Op.TERMINATE, ops);
-        case PmixKey.PMIX_SESSION_PREEMPT -> flag(i, Op.PREEMPT, ops);
-        case PmixKey.PMIX_SESSION_RESTORE -> flag(i, Op.RESTORE, ops);
-        case PmixKey.PMIX_SESSION_EXTEND -> flag(i, Op.EXTEND, ops);
-        case PmixKey.PMIX_SESSION_SIGNAL -> {
-          int n = (Integer) i.value();
-          // PRRTE §7.4.4.2 Operations: an integer > 0; Signal.MAX bounds it (decision D356)
-          if (n <= 0 || n > Signal.MAX) {
-            throw Refused.badParam(
-                "PMIX_SESSION_SIGNAL " + n + ": out of range (expected: 1 to " + Signal.MAX + ")");
-          }
-          b.signal = n;
-          ops.add(Op.SIGNAL);
-        }
-        case PmixKey.PMIX_SESSION_SEP -> b.sep = Optional.of(i.boolValue());
-        case PmixKey.PMIX_SESSION_CTRL_ID -> b.ctrlId = Optional.of(i.stringValue());
-        case PmixKey.PMIX_REQUESTOR -> b.requestor = Optional.of((PmixProc) i.value());
-        case PmixKey.PMIX_SESSION_RESOURCES -> {
-          if (!i.isInfoArray()) {
-            throw Refused.badParam(
-                "PMIX_SESSION_RESOURCES: a data array of apps (expected: a data array of info)");
-          }
-          for (Info r : i.infosValue()) {
-            resource(r, b, true);
-          }
-        }
-        case PmixKey.PMIX_SESSION_JOB -> {
-          if (!i.isInfoArray()) {
-            throw Refused.badParam(
-                "PMIX_SESSION_JOB: a data array of apps (expected: a data array of info)");
-          }
-          b.hasJob = true;
-          b.jobInfos.addAll(i.infosValue());
-        }
-        case PmixKey.PMIX_SESSION_APP -> {
-          if (!i.isAppArray()) {
-            throw Refused.badParam(
-                "PMIX_SESSION_APP: "
-                    + (((List<?>) i.value()).isEmpty() ? "an empty array" : "a data array of info")
-                    + " (expected: a data array of at least one app)");
-          }
-          b.apps.addAll(i.appsValue());
-        }
-        case PmixKey.PMIX_SESSION_PROVISION_NODES, PmixKey.PMIX_SESSION_PROVISION_IMAGE ->
-            // PRRTE §7.4.4.4 "What PRRTE does not support": provisioning
-            throw Refused.notSupported(
-                PmixKey.nameOf(i.key()).orElseThrow()
-                    + ": provisioning is not supported (the DVM runs on the nodes as it finds them)");
-        case PmixKey.PMIX_USERID -> b.userId = Optional.of(i.longValue());
-        case PmixKey.PMIX_GRPID -> {
-          // PRRTE §7.4.4.4 "Credentials": accepted and ignored
-        }
-        case PmixKey.PMIX_NSPACE -> b.nspaces.add(i.stringValue());
-        case PmixKey.PMIX_TIMEOUT -> {
-          int t = (Integer) i.value();
-          if (t < 0) {
-            throw Refused.badParam("PMIX_TIMEOUT " + t + ": negative (expected: >= 0 seconds)");
-          }
-          b.timeout = Optional.of((long) t);
-        }
-        default -> resource(i, b, false);
-      }
+    SessionControl c;
+    try {
+      c = SessionControl.parse(directives);
+    } catch (RequestException e) {
+      throw Requests.refused(e);
     }
+    int signal = c.signal().orElse(0);
+    // PRRTE §7.4.4.2 Operations: an integer > 0; Signal.MAX bounds it (decision D356)
+    if (c.signal().isPresent() && (signal <= 0 || signal > Signal.MAX)) {
+      throw Refused.badParam(
+          "PMIX_SESSION_SIGNAL " + signal + ": out of range (expected: 1 to " + Signal.MAX + ")");
+    }
+    if (!c.provisioning().isEmpty()) {
+      // PRRTE §7.4.4.4 "What PRRTE does not support": provisioning
+      throw Refused.notSupported(
+          PmixKey.nameOf(c.provisioning().get(0).key()).orElseThrow()
+              + ": provisioning is not supported (the DVM runs on the nodes as it finds them)");
+    }
+    // PRRTE §7.4.4.4 "What PRRTE does not support": resource selection (counts, memory, queues)
+    selection(c.resources(), " in PMIX_SESSION_RESOURCES");
+    selection(c.direct(), "");
+    Optional<Integer> timeout = c.timeout();
+    if (timeout.isPresent() && timeout.get() < 0) {
+      throw Refused.badParam(
+          "PMIX_TIMEOUT " + timeout.get() + ": negative (expected: >= 0 seconds)");
+    }
+    Optional<String> allocId = c.direct().allocId().or(() -> c.resources().allocId());
+    if (allocId.isPresent() && allocId.get().isEmpty()) {
+      throw Refused.badParam("PMIX_ALLOC_ID \"\": empty (expected: an allocation id)");
+    }
+    List<SessionControl.Operation> ops = c.operations();
     if (ops.size() > 1) {
       throw Refused.badParam(
           "directives "
@@ -138,35 +96,36 @@ record SessionDirectives(
               + ": more than one operation (expected: one of INSTANTIATE, PAUSE, RESUME, TERMINATE,"
               + " PREEMPT, RESTORE, SIGNAL, EXTEND)");
     }
-    Op op = ops.isEmpty() ? Op.NONE : ops.get(0);
-    if (op == Op.NONE && b.sep.isEmpty()) {
+    Op op = ops.isEmpty() ? Op.NONE : Op.valueOf(ops.get(0).name());
+    if (op == Op.NONE && c.sep().isEmpty()) {
       throw Refused.badParam("directives: no operation and no PMIX_SESSION_SEP (nothing asked)");
     }
-    if (b.hasJob && b.apps.isEmpty()) {
+    if (c.job().isPresent() && c.apps().isEmpty()) {
       throw Refused.badParam("PMIX_SESSION_JOB without PMIX_SESSION_APP (expected: apps with it)");
     }
-    if ((b.hasJob || !b.apps.isEmpty()) && op != Op.INSTANTIATE) {
+    if ((c.job().isPresent() || !c.apps().isEmpty()) && op != Op.INSTANTIATE) {
       throw Refused.badParam(
           "PMIX_SESSION_APP/PMIX_SESSION_JOB with "
               + op
               + " (expected: only with PMIX_SESSION_INSTANTIATE)");
     }
-    Optional<Long> limit = b.allocTime.isPresent() ? b.allocTime : b.timeout;
+    Optional<Long> allocTime = c.direct().timeSeconds().or(() -> c.resources().timeSeconds());
+    Optional<Long> limit = allocTime.isPresent() ? allocTime : timeout.map(Integer::longValue);
     return new SessionDirectives(
         op,
-        b.sep,
-        b.ctrlId,
-        b.requestor,
-        List.copyOf(b.nodes),
-        b.allocId,
-        b.reqId,
+        c.sep(),
+        c.ctrlId(),
+        c.requestor(),
+        c.nodes(),
+        allocId,
+        c.direct().reqId().or(() -> c.resources().reqId()),
         limit,
-        b.inheritance,
-        b.userId,
-        List.copyOf(b.apps),
-        List.copyOf(b.jobInfos),
-        List.copyOf(b.nspaces),
-        b.signal);
+        c.direct().inheritance().or(() -> c.resources().inheritance()),
+        c.userId(),
+        c.apps(),
+        c.job().orElse(List.of()),
+        c.nspaces(),
+        signal);
   }
 
   /** Whether anything was asked of an EXTEND: nodes, a time limit or an inheritance. */
@@ -174,65 +133,16 @@ record SessionDirectives(
     return !nodes.isEmpty() || timeLimitSeconds.isPresent() || inheritance.isPresent();
   }
 
-  private static void flag(Info i, Op op, List<Op> ops) {
-    if (i.boolValue()) {
-      ops.add(op);
-    }
-  }
-
-  /**
-   * A resource key, inside {@code PMIX_SESSION_RESOURCES} or given directly on the request (PRRTE
-   * §7.4.4.2.1 "Instantiation"); an unrecognised key is ignored (PRRTE §7.4.4 Session Control: not
-   * an error).
-   */
-  private static void resource(Info r, Builder b, boolean inResources) {
-    if (AllocationRequest.isResourceSelection(r.key())) {
-      // PRRTE §7.4.4.4 "What PRRTE does not support": resource selection (counts, memory, queues)
-      throw Refused.notSupported(
-          PmixKey.nameOf(r.key()).orElseThrow()
-              + (inResources ? " in PMIX_SESSION_RESOURCES" : "")
-              + ": resource selection is not supported (expected: nodes named by"
-              + " PMIX_ALLOC_NODE_LIST)");
-    }
-    switch (r.key()) {
-      case PmixKey.PMIX_ALLOC_NODE_LIST -> b.nodes.addAll(Requests.nodes(r));
-      case PmixKey.PMIX_ALLOC_ID -> {
-        if (r.stringValue().isEmpty()) {
-          throw Refused.badParam("PMIX_ALLOC_ID \"\": empty (expected: an allocation id)");
-        }
-        b.allocId = Optional.of(r.stringValue());
-      }
-      case PmixKey.PMIX_ALLOC_REQ_ID -> b.reqId = Optional.of(r.stringValue());
-      case PmixKey.PMIX_ALLOC_TIME -> {
-        try {
-          b.allocTime = Optional.of(AllocTime.parseSeconds(r.stringValue()));
-        } catch (PmixException e) {
-          throw Refused.badParam(e.getMessage());
-        }
-      }
-      case PmixKey.PMIX_ALLOC_INHERITANCE ->
-          b.inheritance = Optional.of((AllocInheritance) r.value());
-      default -> {
-        // PRRTE §7.4.4 Session Control: an unrecognized directive is not an error
-      }
-    }
-  }
-
-  private static final class Builder {
-    Optional<Boolean> sep = Optional.empty();
-    Optional<String> ctrlId = Optional.empty();
-    Optional<PmixProc> requestor = Optional.empty();
-    final List<NodeList.Entry> nodes = new ArrayList<>();
-    Optional<String> allocId = Optional.empty();
-    Optional<String> reqId = Optional.empty();
-    Optional<Long> allocTime = Optional.empty();
-    Optional<Long> timeout = Optional.empty();
-    Optional<AllocInheritance> inheritance = Optional.empty();
-    Optional<Long> userId = Optional.empty();
-    final List<App> apps = new ArrayList<>();
-    final List<Info> jobInfos = new ArrayList<>();
-    boolean hasJob;
-    final List<String> nspaces = new ArrayList<>();
-    int signal;
+  /** Refuses the first resource-selection key of {@code r}. */
+  private static void selection(AllocationRequest r, String where) {
+    r.firstSelection()
+        .ifPresent(
+            name -> {
+              throw Refused.notSupported(
+                  name
+                      + where
+                      + ": resource selection is not supported (expected: nodes named by"
+                      + " PMIX_ALLOC_NODE_LIST)");
+            });
   }
 }
