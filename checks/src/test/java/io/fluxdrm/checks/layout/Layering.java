@@ -215,5 +215,6 @@ final class Layering {
           RPC_SERVICE_NO_CLIENT,
           RPC_CLIENT_NO_HUB,
           RPC_TRANSPORT_NO_ROLE,
-          CONNECT_THROUGH_ENDPOINTS);
+          CONNECT_THROUGH_ENDPOINTS,
+          TypedPmixKeys.KEYS_IN_THE_TYPED_PACKAGE);
 }

@@ -547,11 +547,17 @@ class AllocationScenariosTest {
   }
 
   static Info spawnAlloc(Info... request) {
-    return new Info(DvmKeys.SPAWN_ALLOC, PmixDataType.PMIX_DATA_ARRAY, List.of(request));
+    return new Info(
+        io.fluxdrm.pmix.request.SpawnAllocation.KEY,
+        PmixDataType.PMIX_DATA_ARRAY,
+        List.of(request));
   }
 
   static Info directive(AllocDirective d) {
-    return new Info(DvmKeys.ALLOC_REQ_DIRECTIVE, PmixDataType.PMIX_ALLOC_DIRECTIVE, d.code());
+    return new Info(
+        io.fluxdrm.pmix.request.SpawnAllocation.DIRECTIVE_KEY,
+        PmixDataType.PMIX_ALLOC_DIRECTIVE,
+        d.code());
   }
 
   @Test
