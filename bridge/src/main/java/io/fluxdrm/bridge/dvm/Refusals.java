@@ -3,6 +3,7 @@ package io.fluxdrm.bridge.dvm;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.SessionControl;
 import java.util.List;
 
 /**
@@ -11,18 +12,6 @@ import java.util.List;
  */
 final class Refusals {
   private Refusals() {}
-
-  /** The session-control operations, each by its PMIx name. */
-  private static final List<String> SESSION_OPS =
-      List.of(
-          PmixKey.PMIX_SESSION_INSTANTIATE,
-          PmixKey.PMIX_SESSION_PAUSE,
-          PmixKey.PMIX_SESSION_RESUME,
-          PmixKey.PMIX_SESSION_PREEMPT,
-          PmixKey.PMIX_SESSION_RESTORE,
-          PmixKey.PMIX_SESSION_SIGNAL,
-          PmixKey.PMIX_SESSION_TERMINATE,
-          PmixKey.PMIX_SESSION_EXTEND);
 
   /**
    * Why a forwarded session control is refused: the DVM passes every session control of a tool up
@@ -33,9 +22,8 @@ final class Refusals {
   static String notSupportedReason(long sessionId, List<Info> directives) {
     String op =
         directives.stream()
-            .map(Info::key)
-            .filter(SESSION_OPS::contains)
-            .map(k -> PmixKey.nameOf(k).orElse(k))
+            .flatMap(i -> SessionControl.Operation.of(i.key()).stream())
+            .map(o -> PmixKey.nameOf(o.key()).orElse(o.key()))
             .findFirst()
             .orElse("session control");
     return op

@@ -41,7 +41,6 @@ final class TypedPmixKeys {
           "io.fluxdrm.bridge.dvm.Departures",
           "io.fluxdrm.bridge.dvm.FluxScheduler",
           "io.fluxdrm.bridge.dvm.Grants",
-          "io.fluxdrm.bridge.dvm.Refusals",
           "io.fluxdrm.bridge.dvm.Restart",
           "io.fluxdrm.bridge.translate.AnswerTranslator",
           "io.fluxdrm.bridge.translate.RequestTranslator",

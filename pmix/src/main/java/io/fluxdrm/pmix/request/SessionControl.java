@@ -69,6 +69,21 @@ public record SessionControl(
       this.key = key;
     }
 
+    /**
+     * The operation a key names.
+     *
+     * @param key a key string
+     * @return the operation, none for a key that names none
+     */
+    public static Optional<Operation> of(String key) {
+      for (Operation o : values()) {
+        if (o.key.equals(key)) {
+          return Optional.of(o);
+        }
+      }
+      return Optional.empty();
+    }
+
     /** The key string of the directive. */
     public String key() {
       return key;

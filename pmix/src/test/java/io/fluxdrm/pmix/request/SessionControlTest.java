@@ -80,6 +80,8 @@ class SessionControlTest {
     assertThat(signal.signal()).contains(15);
     assertThat(SessionControl.parse(signal.toInfos())).isEqualTo(signal);
     assertThat(SessionControl.parse(List.of()).toInfos()).isEmpty();
+    assertThat(Operation.of(PmixKey.PMIX_SESSION_PAUSE)).contains(Operation.PAUSE);
+    assertThat(Operation.of(PmixKey.PMIX_SESSION_SEP)).isEmpty();
   }
 
   @Test
