@@ -140,7 +140,7 @@ limit() {
     sleep 0.1
   done
   # the limit pays its JIT warm-up on jobs that are not timed (fluxdrm does on its rehearsal)
-  flux submit --cc=1-500 --quiet -n1 --setattr=system.exec.test.run_duration=0s true
+  flux submit --cc=1-500 --quiet -n1 --setattr=system.exec.test.run_duration="$duration" true
   flux queue drain
   measure limit /proc/$pid/stat
   kill $pid; wait $pid 2>/dev/null || true
