@@ -300,7 +300,6 @@ final class SchedCommand implements Callable<Integer> {
     }
     int uid = Daemon.uid();
     transcript.check();
-    rehearse(options);
     Reactor reactor = Reactor.start("fluxdrm-sched");
     AutoCloseable listener = null;
     try {
@@ -335,6 +334,8 @@ final class SchedCommand implements Callable<Integer> {
               curve.clients().size());
         }
       }
+      // listening first, so that a bad endpoint is reported at once; then warmed up (D570)
+      rehearse(options);
       SchedService svc = SchedService.standalone(pool).options(options).store(store).build();
       FluxHandle h = hub.attach(Credentials.owner(uid));
       transcript.record(h, LOG);
@@ -352,11 +353,12 @@ final class SchedCommand implements Callable<Integer> {
 
   private int attached(SchedulerOptions options) throws InterruptedException {
     transcript.check();
-    rehearse(options);
     Reactor reactor = Reactor.start("fluxdrm-sched");
     try {
       FluxHandle h =
           io.fluxdrm.rpc.endpoint.Connectors.openLocal(reactor, fluxUri, Daemon.START_TIMEOUT);
+      // connected first, so that a missing broker is reported at once (D480); then warmed up
+      rehearse(options);
       transcript.record(h, LOG);
       SchedService svc = SchedService.attached().options(options).build();
       Daemon.await(svc.start(h), "attach", "");
