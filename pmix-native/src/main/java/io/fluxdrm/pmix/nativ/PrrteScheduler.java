@@ -434,8 +434,8 @@ public final class PrrteScheduler implements SchedulerUpcalls {
   /**
    * Instantiates a session of the DVM on the nodes of a grant PRRTE holds, with an application
    * ({@code PMIx_Session_control(id, {INSTANTIATE, PMIX_ALLOC_NODE_LIST, PMIX_ALLOC_ID,
-   * PMIX_SESSION_APP})}, docs/protocol-mapping.md). When PRRTE later sends
-   * {@code PMIX_SESSION_COMPLETE} for it, its nodes leave the DVM and go back to Flux.
+   * PMIX_SESSION_APP})}, docs/protocol-mapping.md). When PRRTE later sends {@code
+   * PMIX_SESSION_COMPLETE} for it, its nodes leave the DVM and go back to Flux.
    *
    * @param sessionId the session's id
    * @param allocId the grant's {@code PMIX_ALLOC_ID}

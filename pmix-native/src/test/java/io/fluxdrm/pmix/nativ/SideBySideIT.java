@@ -14,12 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 16, scope 4: every scenario of sections B, C and D of docs/scenarios.md the suite can run,
- * against the reference DVM (in process) and against PRRTE (one DVM per group, this JVM its scheduler in
- * the group that has one, the tool a process of its own), through the same port. The table goes to
- * {@code target/side-by-side.md}; with {@code -Dfluxdrm.sidebyside.write=true} also into
- * docs/dvm.md between its markers, otherwise the test fails when docs/dvm.md's table is not the one
- * produced. With {@code -Dfluxdrm.sidebyside.only=B21,B22} only those scenarios run, and the table
- * is printed, not checked.
+ * against the reference DVM (in process) and against PRRTE (one DVM per group, this JVM its
+ * scheduler in the group that has one, the tool a process of its own), through the same port. The
+ * table goes to {@code target/side-by-side.md}; with {@code -Dfluxdrm.sidebyside.write=true} also
+ * into docs/dvm.md between its markers, otherwise the test fails when docs/dvm.md's table is not
+ * the one produced. With {@code -Dfluxdrm.sidebyside.only=B21,B22} only those scenarios run, and
+ * the table is printed, not checked.
  */
 class SideBySideIT {
   @TempDir static Path dir;
