@@ -92,6 +92,38 @@ public record AllocationAnswer(
   }
 
   /**
+   * The last {@code PMIX_ALLOC_ID} of {@code infos}, as {@link #parse} reads it, reading no other
+   * info: a peek that never throws, where {@link #parse} expands a node list too (D577).
+   *
+   * @param infos a request's, an answer's, a grant's or an event's infos
+   * @return the allocation id
+   */
+  public static Optional<String> allocIdOf(List<Info> infos) {
+    return lastString(infos, PmixKey.PMIX_ALLOC_ID);
+  }
+
+  /**
+   * The last {@code PMIX_ALLOC_REQ_ID} of {@code infos}, as {@link #parse} reads it, reading no
+   * other info: a peek that never throws.
+   *
+   * @param infos a request's, an answer's, a grant's or an event's infos
+   * @return the request id
+   */
+  public static Optional<String> reqIdOf(List<Info> infos) {
+    return lastString(infos, PmixKey.PMIX_ALLOC_REQ_ID);
+  }
+
+  private static Optional<String> lastString(List<Info> infos, String key) {
+    Optional<String> out = Optional.empty();
+    for (Info i : infos) {
+      if (i.key().equals(key) && i.value() instanceof String s) {
+        out = Optional.of(s);
+      }
+    }
+    return out;
+  }
+
+  /**
    * The {@code PMIX_ALLOC_REQ_ID} infos of {@code infos}, as given: what an answer echoes of the
    * request it answers (PMIx Standard v5.0, PMIx_Allocation_request: the request id comes back with
    * the results).

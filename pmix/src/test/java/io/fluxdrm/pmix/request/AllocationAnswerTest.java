@@ -1,11 +1,13 @@
 package io.fluxdrm.pmix.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fluxdrm.pmix.AllocInheritance;
 import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixDataType;
+import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixRegex;
 import java.util.List;
@@ -69,6 +71,22 @@ class AllocationAnswerTest {
     assertThat(AllocationAnswer.echoOf(req)).extracting(Info::value).containsExactly("r", "s");
     assertThat(AllocationAnswer.namesTarget(req)).isTrue();
     assertThat(AllocationAnswer.namesTarget(List.of())).isFalse();
+  }
+
+  @Test
+  void theIdPeeksReadTheirKeyAloneAndTheLastValue() {
+    Info broken =
+        new Info(
+            PmixKey.PMIX_ALLOC_NODE_LIST,
+            PmixDataType.PMIX_REGEX2,
+            PmixRegex.regex2("no-such-encoding", new byte[] {'a', 0}));
+    List<Info> infos =
+        InfoWriter.create().allocId("1").reqId("r").info(broken).allocId("2").reqId("s").infos();
+    assertThatThrownBy(() -> AllocationAnswer.parse(infos)).isInstanceOf(PmixException.class);
+    assertThat(AllocationAnswer.allocIdOf(infos)).contains("2");
+    assertThat(AllocationAnswer.reqIdOf(infos)).contains("s");
+    assertThat(AllocationAnswer.allocIdOf(List.of(broken))).isEmpty();
+    assertThat(AllocationAnswer.reqIdOf(List.of())).isEmpty();
   }
 
   @Test
