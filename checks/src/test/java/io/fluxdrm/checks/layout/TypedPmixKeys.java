@@ -32,8 +32,8 @@ final class TypedPmixKeys {
    * Main classes (with their nested classes) that still hold a key: they have not moved onto the
    * records yet. May only shrink: {@code LayeringTest} fails an entry that no longer holds a key.
    * The cli's commands, demo and timeline are being moved to a module of their own (issue 31) and
-   * follow once they have; the bridge's and the DVM's write answers and grants the records do not
-   * model yet (D548).
+   * follow once they have; the bridge's write answers and grants the records do not model yet
+   * (D548).
    */
   static final Set<String> NOT_YET_MOVED =
       Set.of(
@@ -44,15 +44,6 @@ final class TypedPmixKeys {
           "io.fluxdrm.bridge.dvm.Restart",
           "io.fluxdrm.bridge.translate.AnswerTranslator",
           "io.fluxdrm.bridge.translate.RequestTranslator",
-          "io.fluxdrm.dvm.core.Activation",
-          "io.fluxdrm.dvm.core.Allocations",
-          "io.fluxdrm.dvm.core.Campaigns",
-          "io.fluxdrm.dvm.core.DvmCore",
-          "io.fluxdrm.dvm.core.DvmModel",
-          "io.fluxdrm.dvm.core.SessionControl",
-          "io.fluxdrm.dvm.core.Spawns",
-          "io.fluxdrm.dvm.service.Effects",
-          "io.fluxdrm.dvm.service.ServicePort",
           "io.fluxdrm.cli.AllocCommand",
           "io.fluxdrm.cli.SessionCtrlCommand",
           "io.fluxdrm.showcase.demo.CrashSteps",

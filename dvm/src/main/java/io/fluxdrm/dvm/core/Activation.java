@@ -5,6 +5,8 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
 import io.fluxdrm.pmix.request.NodeList;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -207,15 +209,8 @@ final class Activation {
         started.add(n.host);
       }
     }
-    AllocInfos a = new AllocInfos();
-    for (Info i : r.infos()) {
-      if (i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID)) {
-        a.reqId = Optional.of(i.stringValue());
-      }
-    }
-    core.campaigns.growCampaign(r.from().proc(), Optional.empty(), a.reqId, started);
-    List<Info> res = new ArrayList<>();
-    a.reqId.ifPresent(q -> res.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
-    m.answer(r.requestId(), PmixStatus.PMIX_SUCCESS, res);
+    Optional<String> reqId = AllocationAnswer.reqIdOf(r.infos());
+    core.campaigns.growCampaign(r.from().proc(), Optional.empty(), reqId, started);
+    m.answer(r.requestId(), PmixStatus.PMIX_SUCCESS, InfoWriter.create().reqId(reqId).infos());
   }
 }

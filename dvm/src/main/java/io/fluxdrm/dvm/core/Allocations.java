@@ -4,11 +4,12 @@ import io.fluxdrm.dvm.core.DvmView.SessionFlag;
 import io.fluxdrm.dvm.core.DvmView.Waiting;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
+import io.fluxdrm.pmix.request.AllocationAnswer;
 import io.fluxdrm.pmix.request.AllocationRequest;
+import io.fluxdrm.pmix.request.InfoWriter;
 import io.fluxdrm.pmix.request.NodeList;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,7 +65,7 @@ final class Allocations {
     if (m.scheduler != null) {
       if (r.from().kind() == Client.Kind.APPLICATION
           && (r.directive() == AllocDirective.NEW || r.directive() == AllocDirective.EXTEND)
-          && r.infos().stream().anyMatch(i -> i.key().equals(PmixKey.PMIX_ALLOC_TARGET))) {
+          && AllocationAnswer.namesTarget(r.infos())) {
         // B5, PRRTE node-reservation spec: an application may not name an owner; refused before the
         // scheduler grants what the DVM would not apply (D477)
         throw Refused.noPermissions("PMIX_ALLOC_TARGET: an application may not name an owner");
@@ -73,16 +74,15 @@ final class Allocations {
         // B8: an EXTEND of a reservation this DVM holds is for its owners to ask; refused here,
         // before the scheduler grants what the DVM would not apply (D477)
         for (Info i : r.infos()) {
-          if (i.key().equals(PmixKey.PMIX_ALLOC_ID) && i.value() instanceof String id) {
-            SessionRec held = m.byAllocId.get(id);
-            if (held != null && !m.controls(false, r.from(), held)) {
-              throw Refused.noPermissions(
-                  "PMIX_ALLOC_EXTEND of "
-                      + id
-                      + ": "
-                      + r.from().proc().nspace()
-                      + " does not own it");
-            }
+          Optional<String> id = AllocationAnswer.allocIdOf(List.of(i));
+          SessionRec held = id.map(m.byAllocId::get).orElse(null);
+          if (held != null && !m.controls(false, r.from(), held)) {
+            throw Refused.noPermissions(
+                "PMIX_ALLOC_EXTEND of "
+                    + id.get()
+                    + ": "
+                    + r.from().proc().nspace()
+                    + " does not own it");
           }
         }
       }
@@ -159,7 +159,6 @@ final class Allocations {
       // PRRTE node-reservation spec: an application may not name an owner with PMIX_ALLOC_TARGET
       throw Refused.noPermissions("PMIX_ALLOC_TARGET: an application may not name an owner");
     }
-    List<Info> res = new ArrayList<>();
     if (a.share) {
       // PRRTE's ras base completing a grant: SHARE puts the nodes into the default pool, no
       // reservation id
@@ -169,8 +168,7 @@ final class Allocations {
       core.sessionControl.checkNodesFree(a.nodes, m.dflt);
       List<String> started = core.sessionControl.addNodes(m.dflt, a.nodes);
       core.campaigns.growCampaign(req, Optional.empty(), a.reqId, started);
-      a.reqId.ifPresent(q -> res.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
-      return res;
+      return InfoWriter.create().reqId(a.reqId).infos();
     }
     SessionRec s;
     if (dir == AllocDirective.EXTEND) {
@@ -212,9 +210,7 @@ final class Allocations {
       a.time.ifPresent(t -> core.sessionControl.armLimit(s, t));
       core.campaigns.growCampaign(req, Optional.of(s.allocId), a.reqId, started);
     }
-    res.add(Info.of(PmixKey.PMIX_ALLOC_ID, s.allocId));
-    a.reqId.ifPresent(q -> res.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
-    return res;
+    return InfoWriter.create().allocId(s.allocId).reqId(a.reqId).infos();
   }
 
   /**
@@ -256,7 +252,7 @@ final class Allocations {
       // DVM event
       s.handBack = true;
       core.reclaim.terminateSession(s);
-      return new ArrayList<>(List.of(Info.of(PmixKey.PMIX_ALLOC_ID, s.allocId)));
+      return InfoWriter.create().allocId(s.allocId).infos();
     }
     if (a.nodes.isEmpty()) {
       // B13: nothing named
@@ -305,8 +301,6 @@ final class Allocations {
       }
     }
     core.campaigns.growCampaign(from.proc(), a.allocId, a.reqId, departing);
-    List<Info> res = new ArrayList<>();
-    a.reqId.ifPresent(q -> res.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
-    return res;
+    return InfoWriter.create().reqId(a.reqId).infos();
   }
 }

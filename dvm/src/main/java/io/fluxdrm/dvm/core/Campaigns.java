@@ -5,6 +5,7 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.request.InfoWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -249,9 +250,8 @@ final class Campaigns {
   }
 
   private static List<Info> requesterInfos(Requester r) {
-    List<Info> l = new ArrayList<>();
-    r.allocId().ifPresent(a -> l.add(Info.of(PmixKey.PMIX_ALLOC_ID, a)));
-    r.reqId().ifPresent(q -> l.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
-    return l;
+    InfoWriter w = InfoWriter.create();
+    r.allocId().ifPresent(w::allocId);
+    return w.reqId(r.reqId()).infos();
   }
 }

@@ -8,6 +8,8 @@ import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -358,25 +360,21 @@ public final class DvmCore {
     if (m.scheduler == null || e.code() != PmixStatus.PMIX_ALLOC_TIMEOUT_WARNING.code()) {
       return;
     }
-    SessionRec s = null;
+    SessionRec s = AllocationAnswer.allocIdOf(e.infos()).map(m.byAllocId::get).orElse(null);
     Info remaining = null;
     for (Info i : e.infos()) {
-      if (i.key().equals(PmixKey.PMIX_ALLOC_ID)) {
-        s = m.byAllocId.get(i.stringValue());
-      } else if (i.key().equals(PmixKey.PMIX_TIME_REMAINING)) {
+      if (i.key().equals(PmixKey.PMIX_TIME_REMAINING)) {
         remaining = i;
       }
     }
     if (s == null || s.requestor == null) {
       return;
     }
-    List<Info> infos = new ArrayList<>();
-    infos.add(Info.of(PmixKey.PMIX_ALLOC_ID, s.allocId));
-    s.reqId.ifPresent(q -> infos.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
+    InfoWriter infos = InfoWriter.create().allocId(s.allocId).reqId(s.reqId);
     if (remaining != null) {
-      infos.add(remaining);
+      infos.info(remaining);
     }
-    m.notify(e.code(), infos, s.requestor);
+    m.notify(e.code(), infos.infos(), s.requestor);
   }
 
   /**

@@ -11,6 +11,7 @@ import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
 import io.fluxdrm.pmix.port.Event;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.InfoWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -142,10 +143,10 @@ final class DvmModel {
   }
 
   void refuse(long requestId, Refused e, Optional<String> ctrlId) {
-    List<Info> infos = new ArrayList<>();
-    ctrlId.ifPresent(c -> infos.add(Info.of(PmixKey.PMIX_SESSION_CTRL_ID, c)));
-    infos.add(new Info(DvmKeys.REASON, PmixDataType.PMIX_STRING, e.getMessage()));
-    answer(requestId, e.status(), infos);
+    InfoWriter infos = InfoWriter.create();
+    ctrlId.ifPresent(infos::ctrlId);
+    infos.info(new Info(DvmKeys.REASON, PmixDataType.PMIX_STRING, e.getMessage()));
+    answer(requestId, e.status(), infos.infos());
   }
 
   void refuse(long requestId, PmixStatus status, String reason) {

@@ -4,9 +4,9 @@ import io.fluxdrm.dvm.core.DvmView.JobState;
 import io.fluxdrm.dvm.core.DvmView.SessionFlag;
 import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.request.InfoWriter;
 import io.fluxdrm.pmix.request.NodeList;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -107,17 +107,13 @@ final class SessionControl {
   }
 
   private static List<Info> ctrlInfos(SessionDirectives d) {
-    List<Info> l = new ArrayList<>();
-    d.ctrlId().ifPresent(c -> l.add(Info.of(PmixKey.PMIX_SESSION_CTRL_ID, c)));
-    return l;
+    InfoWriter w = InfoWriter.create();
+    d.ctrlId().ifPresent(w::ctrlId);
+    return w.infos();
   }
 
   private static List<Info> sessionInfos(SessionRec s) {
-    List<Info> l = new ArrayList<>();
-    l.add(Info.of(PmixKey.PMIX_SESSION_ID, s.id));
-    l.add(Info.of(PmixKey.PMIX_ALLOC_ID, s.allocId));
-    s.reqId.ifPresent(q -> l.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
-    return l;
+    return InfoWriter.create().sessionId(s.id).allocId(s.allocId).reqId(s.reqId).infos();
   }
 
   /** The checks of one session's operation that need state; nothing is changed. */

@@ -8,6 +8,7 @@ import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
 import io.fluxdrm.pmix.request.RequestException;
 import io.fluxdrm.pmix.request.SpawnAllocation;
 import java.util.ArrayList;
@@ -97,12 +98,7 @@ final class Spawns {
    * Launches a spawn into the session its allocation answer names (PRRTE §7.4.3 Flow-of-Control).
    */
   private void grantedSpawn(DvmEvent.Spawn r, List<Info> granted, boolean ownAllocation) {
-    String allocId = null;
-    for (Info i : granted) {
-      if (i.key().equals(PmixKey.PMIX_ALLOC_ID)) {
-        allocId = i.stringValue();
-      }
-    }
+    String allocId = AllocationAnswer.allocIdOf(granted).orElse(null);
     SessionRec s = allocId == null ? m.dflt : m.byAllocId.get(allocId);
     if (s == null) {
       throw new Refused(
@@ -135,8 +131,9 @@ final class Spawns {
             targets.add(t.stringValue());
           }
         }
-      } else if (i.key().equals(PmixKey.PMIX_ALLOC_ID) && targets.isEmpty()) {
-        targets.add(i.stringValue());
+      } else if (targets.isEmpty()) {
+        // PMIX_ALLOC_ID names the session unless a PMIX_SPAWN_TARGET came before it
+        AllocationAnswer.allocIdOf(List.of(i)).ifPresent(targets::add);
       }
     }
     JobRec parent = m.jobs.get(r.from().proc().nspace());

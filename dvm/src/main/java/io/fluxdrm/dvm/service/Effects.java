@@ -9,12 +9,12 @@ import io.fluxdrm.dvm.service.ServiceState.Ask;
 import io.fluxdrm.dvm.service.ServiceState.PendingAnswer;
 import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
 import io.fluxdrm.rpc.reactor.EventLoop;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,10 +97,7 @@ final class Effects {
     }
     PmixProc target = n.event().target().get();
     Optional<String> reqId =
-        n.event().infos().stream()
-            .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID))
-            .map(Info::stringValue)
-            .findFirst();
+        AllocationAnswer.echoOf(n.event().infos()).stream().map(Info::stringValue).findFirst();
     for (Map.Entry<Long, Ask> a : st.asks.entrySet()) {
       if (a.getValue().requester().equals(target) && a.getValue().reqId().equals(reqId)) {
         return Optional.of(a.getKey());

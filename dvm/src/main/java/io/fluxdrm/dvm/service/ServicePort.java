@@ -13,6 +13,7 @@ import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.Registration;
 import io.fluxdrm.pmix.port.SpawnResult;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -60,10 +61,7 @@ final class ServicePort implements DvmPort {
   public CompletionStage<StatusInfos> allocationRequest(
       AllocDirective directive, List<Info> infos) {
     Optional<String> reqId =
-        infos.stream()
-            .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID) && i.value() instanceof String)
-            .map(Info::stringValue)
-            .findFirst();
+        AllocationAnswer.echoOf(infos).stream().map(Info::stringValue).findFirst();
     return ask(
         id -> {
           st.asks.put(id, new Ask(client.proc(), reqId));
