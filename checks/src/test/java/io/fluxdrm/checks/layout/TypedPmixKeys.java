@@ -31,9 +31,8 @@ final class TypedPmixKeys {
   /**
    * Main classes (with their nested classes) that still hold a key: they have not moved onto the
    * records yet. May only shrink: {@code LayeringTest} fails an entry that no longer holds a key.
-   * The cli's commands, demo and timeline are being moved to a module of their own (issue 31) and
-   * follow once they have; the bridge's write answers and grants the records do not model yet
-   * (D548).
+   * The cli's commands follow once they have moved to a module of their own (issue 31); the
+   * bridge's write answers and grants the records do not model yet (D548).
    */
   static final Set<String> NOT_YET_MOVED =
       Set.of(
@@ -45,15 +44,7 @@ final class TypedPmixKeys {
           "io.fluxdrm.bridge.translate.AnswerTranslator",
           "io.fluxdrm.bridge.translate.RequestTranslator",
           "io.fluxdrm.cli.AllocCommand",
-          "io.fluxdrm.cli.SessionCtrlCommand",
-          "io.fluxdrm.showcase.demo.CrashSteps",
-          "io.fluxdrm.showcase.demo.DemoRun",
-          "io.fluxdrm.showcase.demo.DvmSide",
-          "io.fluxdrm.showcase.demo.ElasticStory",
-          "io.fluxdrm.showcase.demo.PrrteRequests",
-          "io.fluxdrm.showcase.demo.PrrteSteps",
-          "io.fluxdrm.showcase.demo.SessionSteps",
-          "io.fluxdrm.showcase.timeline.DvmTraffic");
+          "io.fluxdrm.cli.SessionCtrlCommand");
 
   /** Outside the typed package and the key catalog, no class holds a key string. */
   static final ArchRule KEYS_IN_THE_TYPED_PACKAGE =

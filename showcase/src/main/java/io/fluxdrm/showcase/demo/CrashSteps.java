@@ -1,16 +1,14 @@
 package io.fluxdrm.showcase.demo;
 
 import static io.fluxdrm.showcase.demo.DemoRun.nodes;
-import static io.fluxdrm.showcase.demo.DemoRun.reqId;
-import static io.fluxdrm.showcase.demo.DemoRun.value;
 
 import io.fluxdrm.bridge.alloc.PmixAllocator;
 import io.fluxdrm.bridge.dvm.DvmJobScheduler;
 import io.fluxdrm.dvm.wire.HubDvmPort;
 import io.fluxdrm.pmix.AllocDirective;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.ResourceSet;
@@ -88,10 +86,8 @@ final class CrashSteps {
     ProcessWorld pw = (ProcessWorld) st.world;
     st.events.clear();
     StatusInfos g =
-        Waits.await(
-            "dvm-grow",
-            app.allocationRequest(AllocDirective.EXTEND, List.of(nodes(1), reqId("dvm-grow"))));
-    List<String> hosts = DvmSide.hostsOf(value(g.infos(), PmixKey.PMIX_ALLOC_NODE_LIST).orElse(""));
+        Waits.await("dvm-grow", app.allocationRequest(AllocDirective.EXTEND, nodes(1, "dvm-grow")));
+    List<String> hosts = DvmSide.hostsOf(AllocationAnswer.parse(g.infos()).nodeList().orElse(""));
     boolean open = st.events.isEmpty();
     pw.killDvm();
     st.step(

@@ -4,8 +4,9 @@ import static io.fluxdrm.showcase.demo.Demo.OWNER;
 
 import io.fluxdrm.bridge.alloc.PmixAllocator;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.port.Event;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.ResourceSet;
@@ -60,25 +61,21 @@ final class DemoRun {
     return world instanceof ProcessWorld p ? p.uid() : OWNER;
   }
 
-  static Info nodes(int n) {
-    return Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, (long) n);
+  /** A request's infos: {@code n} nodes, then its request id. */
+  static List<Info> nodes(int n, String reqId) {
+    return InfoWriter.create().numNodes(n).reqId(reqId).infos();
   }
 
-  static Info reqId(String id) {
-    return Info.of(PmixKey.PMIX_ALLOC_REQ_ID, id);
-  }
-
-  static Optional<String> value(List<Info> infos, String key) {
-    return infos.stream()
-        .filter(i -> i.key().equals(key))
-        .map(i -> String.valueOf(i.value()))
-        .findFirst();
+  /** A request's infos: the nodes of {@code nodeList}, then its request id. */
+  static List<Info> nodes(String nodeList, String reqId) {
+    return InfoWriter.create().nodeList(nodeList).reqId(reqId).infos();
   }
 
   /** What a grant says: its node list, summary and alloc id. */
   String granted(List<Info> infos) {
-    Optional<String> list = value(infos, PmixKey.PMIX_ALLOC_NODE_LIST);
-    Optional<String> id = value(infos, PmixKey.PMIX_ALLOC_ID);
+    AllocationAnswer answer = AllocationAnswer.parse(infos);
+    Optional<String> list = answer.nodeList();
+    Optional<String> id = answer.allocId();
     if (list.isEmpty()) {
       return "";
     }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -44,14 +45,13 @@ final class DvmSide {
     return got[0];
   }
 
+  /** The keys the timeline shows by their PMIx name; any other key shows as its string. */
+  private static final Set<String> NAMED =
+      Set.of("PMIX_ALLOC_ID", "PMIX_ALLOC_REQ_ID", "PMIX_JOB_TERM_STATUS");
+
   /** The PMIx name of the keys the timeline shows ({@code pmix.alloc.id} → PMIX_ALLOC_ID). */
   private static String keyName(String key) {
-    return switch (key) {
-      case PmixKey.PMIX_ALLOC_ID -> "PMIX_ALLOC_ID";
-      case PmixKey.PMIX_ALLOC_REQ_ID -> "PMIX_ALLOC_REQ_ID";
-      case PmixKey.PMIX_JOB_TERM_STATUS -> "PMIX_JOB_TERM_STATUS";
-      default -> key;
-    };
+    return PmixKey.nameOf(key).filter(NAMED::contains).orElse(key);
   }
 
   static String statusName(int code) {

@@ -3,8 +3,6 @@ package io.fluxdrm.showcase.demo;
 import static io.fluxdrm.showcase.demo.Demo.UID_A;
 import static io.fluxdrm.showcase.demo.Demo.UID_B;
 import static io.fluxdrm.showcase.demo.DemoRun.nodes;
-import static io.fluxdrm.showcase.demo.DemoRun.reqId;
-import static io.fluxdrm.showcase.demo.DemoRun.value;
 
 import io.fluxdrm.bridge.dvm.DvmJobScheduler;
 import io.fluxdrm.bridge.translate.PmixAnswer;
@@ -12,12 +10,12 @@ import io.fluxdrm.dvm.wire.HubDvmPort;
 import io.fluxdrm.dvm.wire.SchedulerEndpoint;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.App;
-import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Event;
 import io.fluxdrm.pmix.port.SpawnResult;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.ResourceSet;
@@ -91,11 +89,10 @@ final class ElasticStory {
     // A's application grows: EXTEND → sched.realloc → grant → grow campaign → SUCCESS
     StatusInfos grow =
         Waits.await(
-            "a-grow",
-            app.allocationRequest(
-                AllocDirective.EXTEND, List.of(nodes(st.sc.grow()), reqId("a-grow"))));
-    String growId = value(grow.infos(), PmixKey.PMIX_ALLOC_ID).orElse("");
-    String growNodes = value(grow.infos(), PmixKey.PMIX_ALLOC_NODE_LIST).orElse("");
+            "a-grow", app.allocationRequest(AllocDirective.EXTEND, nodes(st.sc.grow(), "a-grow")));
+    AllocationAnswer granted = AllocationAnswer.parse(grow.infos());
+    String growId = granted.allocId().orElse("");
+    String growNodes = granted.nodeList().orElse("");
     st.step(
         "a-grow",
         "A",
@@ -113,8 +110,7 @@ final class ElasticStory {
             st.sc.grow() * st.sc.slots(),
             List.of());
     CompletableFuture<SpawnResult> spawn =
-        app.spawn(List.of(held), List.of(Info.of(PmixKey.PMIX_ALLOC_ID, growId)))
-            .toCompletableFuture();
+        app.spawn(List.of(held), InfoWriter.create().allocId(growId).infos()).toCompletableFuture();
     // a request on the same connection after the spawn: answered before the DVM's ready event,
     // it shows the DVM had the spawn while the grow was still open
     CompletableFuture<?> barrier =
@@ -166,10 +162,7 @@ final class ElasticStory {
     StatusInfos bad =
         Waits.await(
             "a-grow-fail",
-            app.allocationRequest(
-                AllocDirective.NEW,
-                List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, failing), reqId("a-grow-fail"))));
-    String badId = value(bad.infos(), PmixKey.PMIX_ALLOC_ID).orElse("");
+            app.allocationRequest(AllocDirective.NEW, nodes(failing, "a-grow-fail")));
     st.step(
         "a-grow-fail",
         "A",
@@ -200,7 +193,7 @@ final class ElasticStory {
 
     // B's grow waits in the realloc FIFO: the pool is short
     CompletableFuture<PmixAnswer> bGrow =
-        jobs.ask(b, AllocDirective.EXTEND, nodes(st.sc.bAsk()), reqId("b-grow"));
+        jobs.ask(b, AllocDirective.EXTEND, nodes(st.sc.bAsk(), "b-grow"));
     jobs.waiting("b-grow", b, "PMIx EXTEND +" + st.sc.bAsk() + " node(s)", bGrow);
 
     // A releases its grown nodes: shrink campaign, departure, then sched.free final:false
@@ -209,9 +202,7 @@ final class ElasticStory {
     StatusInfos rel =
         Waits.await(
             "a-release",
-            app.allocationRequest(
-                AllocDirective.RELEASE,
-                List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, growNodes), reqId("a-release"))));
+            app.allocationRequest(AllocDirective.RELEASE, nodes(growNodes, "a-release")));
     st.step(
         "a-release",
         "A",
@@ -259,9 +250,7 @@ final class ElasticStory {
     // a request no pool of this size can satisfy
     StatusInfos deny =
         Waits.await(
-            "a-deny",
-            app.allocationRequest(
-                AllocDirective.NEW, List.of(nodes(st.sc.deny()), reqId("a-deny"))));
+            "a-deny", app.allocationRequest(AllocDirective.NEW, nodes(st.sc.deny(), "a-deny")));
     st.step(
         "a-deny",
         "A",

@@ -18,7 +18,6 @@ import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.shell.ShellPlugin;
 import io.fluxdrm.showcase.demo.DemoRun.FluxJob;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -67,9 +66,9 @@ final class JobSteps {
   }
 
   /** {@code PMIx_Allocation_request} from {@code j}'s application, over the facade's RPC. */
-  CompletableFuture<PmixAnswer> ask(FluxJob j, AllocDirective d, Info... infos) {
+  CompletableFuture<PmixAnswer> ask(FluxJob j, AllocDirective d, List<Info> infos) {
     ObjectNode p = Json.object().put("directive", d.code());
-    p.set("info", InfoCodec.encode(Arrays.asList(infos)));
+    p.set("info", InfoCodec.encode(infos));
     return j.app()
         .rpc(j.pmix().serviceName() + "." + PmixAllocator.METHOD, p)
         .thenApply(JobSteps::decode);

@@ -5,10 +5,11 @@ import static io.fluxdrm.showcase.demo.PrrteStory.WAIT;
 
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Event;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
 import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,11 +33,11 @@ final class PrrteRequests {
   }
 
   static List<Info> nodeList(String nodes) {
-    return List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodes));
+    return InfoWriter.create().nodeList(nodes).infos();
   }
 
   static List<Info> count(long n) {
-    return List.of(Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, n));
+    return InfoWriter.create().numNodes(n).infos();
   }
 
   /** A NEW and its second phase: two steps. */
@@ -44,7 +45,8 @@ final class PrrteRequests {
     CompletableFuture<Event> ev = st.phase2.computeIfAbsent(name, k -> new CompletableFuture<>());
     StatusInfos r = request(AllocDirective.NEW, name, infos);
     st.updateFree();
-    String nodes = info(r, PmixKey.PMIX_ALLOC_NODE_LIST);
+    AllocationAnswer answer = AllocationAnswer.parse(r.infos());
+    String nodes = answer.nodeList().orElse("");
     st.step(
         name,
         "tool",
@@ -53,7 +55,7 @@ final class PrrteRequests {
         PmixStatus.PMIX_SUCCESS.name(),
         (nodes.isEmpty() ? "" : "granted " + nodes + " ")
             + "alloc id "
-            + info(r, PmixKey.PMIX_ALLOC_ID));
+            + answer.allocId().orElse(""));
     secondPhase(name, action, r, ev);
     st.lastGrow = r;
     return r;
@@ -89,18 +91,14 @@ final class PrrteRequests {
   }
 
   StatusInfos request(AllocDirective d, String reqId, List<Info> infos) {
-    List<Info> all = new ArrayList<>(infos);
-    all.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, "fluxdrm-demo-" + reqId));
+    List<Info> all = InfoWriter.create().infos(infos).reqId("fluxdrm-demo-" + reqId).infos();
     st.phase2.computeIfAbsent(reqId, k -> new CompletableFuture<>());
     return Waits.await(d + " " + infos, st.port.allocationRequest(d, all), WAIT);
   }
 
-  static String info(StatusInfos r, String key) {
-    return r.infos().stream()
-        .filter(i -> i.key().equals(key))
-        .map(i -> String.valueOf(i.value()))
-        .findFirst()
-        .orElse("");
+  /** The alloc id of an answer, empty without one. */
+  static String allocId(StatusInfos r) {
+    return AllocationAnswer.allocIdOf(r.infos()).orElse("");
   }
 
   /**

@@ -1,7 +1,7 @@
 package io.fluxdrm.showcase.demo;
 
+import static io.fluxdrm.showcase.demo.PrrteRequests.allocId;
 import static io.fluxdrm.showcase.demo.PrrteRequests.count;
-import static io.fluxdrm.showcase.demo.PrrteRequests.info;
 import static io.fluxdrm.showcase.demo.PrrteRequests.nodeList;
 import static io.fluxdrm.showcase.demo.PrrteStory.NODES;
 import static io.fluxdrm.showcase.demo.PrrteStory.PMIX_PREFIX_PROPERTY;
@@ -14,9 +14,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.bridge.dvm.PmixToolProvider;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
 import io.fluxdrm.protocol.FluxPayloads;
 import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
@@ -123,20 +123,16 @@ final class PrrteSteps {
 
     req.grow("grow-node1", "NEW node1:" + SLOTS, nodeList("node1:" + SLOTS));
     req.daemonsStep("daemons-default", "", List.of(st.head));
-    String node1Alloc = info(st.lastGrow, PmixKey.PMIX_ALLOC_ID);
+    String node1Alloc = allocId(st.lastGrow);
     req.daemonsStep("daemons-grown", node1Alloc, List.of("node1"));
 
     req.grow("grow-count", "NEW 1 node", count(1));
-    String countAlloc = info(st.lastGrow, PmixKey.PMIX_ALLOC_ID);
+    String countAlloc = allocId(st.lastGrow);
     String picked = req.daemonsStep("daemons-count", countAlloc, List.of("node2|node3"));
     req.release("release-count", picked.matches("node[23]") ? picked : "node2");
 
     int more = NODES.size() + 5;
-    StatusInfos denied =
-        req.request(
-            AllocDirective.NEW,
-            "deny",
-            List.of(Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, (long) more)));
+    StatusInfos denied = req.request(AllocDirective.NEW, "deny", count(more));
     st.updateFree();
     st.step(
         "deny",
@@ -221,8 +217,7 @@ final class PrrteSteps {
         st.port.registerEvents(
             List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
             e ->
-                e.infos().stream()
-                    .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID))
+                AllocationAnswer.echoOf(e.infos()).stream()
                     .map(Info::stringValue)
                     .filter(r -> r.startsWith("fluxdrm-demo-"))
                     .findFirst()

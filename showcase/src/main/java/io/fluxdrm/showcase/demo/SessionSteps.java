@@ -9,6 +9,8 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.InfoWriter;
+import io.fluxdrm.pmix.request.SessionControl.Operation;
 import io.fluxdrm.showcase.demo.DemoRun.FluxJob;
 import java.util.List;
 
@@ -36,10 +38,11 @@ final class SessionSteps {
                 .port()
                 .sessionControl(
                     SESSION_ID,
-                    List.of(
-                        Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
-                        Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, host + ":" + st.sc.slots()),
-                        Info.of(PmixKey.PMIX_SESSION_APP, List.of(app)))));
+                    InfoWriter.create()
+                        .operation(Operation.INSTANTIATE)
+                        .nodeList(host + ":" + st.sc.slots())
+                        .apps(List.of(app))
+                        .infos()));
     st.step(
         "s-instantiate",
         "bridge",
@@ -48,16 +51,12 @@ final class SessionSteps {
         inst.status().name(),
         PmixStatus.PMIX_SUCCESS.name(),
         "answered once its app runs");
-    for (String op : List.of("PAUSE", "RESUME", "TERMINATE")) {
-      String key =
-          switch (op) {
-            case "PAUSE" -> PmixKey.PMIX_SESSION_PAUSE;
-            case "RESUME" -> PmixKey.PMIX_SESSION_RESUME;
-            default -> PmixKey.PMIX_SESSION_TERMINATE;
-          };
+    for (Operation o : List.of(Operation.PAUSE, Operation.RESUME, Operation.TERMINATE)) {
+      String op = o.name();
       StatusInfos s =
           Waits.await(
-              "s-" + op, endpoint.port().sessionControl(SESSION_ID, List.of(Info.of(key, true))));
+              "s-" + op,
+              endpoint.port().sessionControl(SESSION_ID, InfoWriter.create().operation(o).infos()));
       st.step(
           "s-" + op.toLowerCase(java.util.Locale.ROOT),
           "bridge",

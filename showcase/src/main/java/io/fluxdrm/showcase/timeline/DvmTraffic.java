@@ -1,16 +1,24 @@
 package io.fluxdrm.showcase.timeline;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.fluxdrm.dvm.wire.DvmTopics;
 import io.fluxdrm.dvm.wire.DvmWire;
 import io.fluxdrm.pmix.AllocDirective;
-import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.Info;
+import io.fluxdrm.pmix.InfoCodec;
+import io.fluxdrm.pmix.PmixException;
+import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.SessionControl;
+import io.fluxdrm.pmix.request.SessionControl.Operation;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.RsetException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -113,7 +121,7 @@ final class DvmTraffic {
                   scheduler));
       case DvmTopics.SPAWN -> {
         // where it goes: the nodes of the grow its PMIX_ALLOC_ID names, when one is open
-        String into = text(p.path("job_infos"), PmixKey.PMIX_ALLOC_ID);
+        String into = allocId(p.path("job_infos"));
         List<String> rows =
             campaigns.stream()
                 .filter(c -> c.grow() && into != null && into.equals(c.allocId()))
@@ -125,7 +133,7 @@ final class DvmTraffic {
             new Request(topic, -1, p.path("job_infos"), -1, at, answers, readies, rows, scheduler));
       }
       case DvmTopics.SCHED_SESSION_CONTROL -> {
-        if (bool(p.path("directives"), PmixKey.PMIX_SESSION_COMPLETE)) {
+        if (SessionControl.completes(infos(p.path("directives")))) {
           String job = sessionJob(p.path("session_id").asLong(-1), p.path("directives"));
           List<String> rows = board.holding(job);
           board.free(job, labelOf(job), Timeline.Source.DVM, rows, at);
@@ -175,10 +183,9 @@ final class DvmTraffic {
         AllocDirective.of(req.directive())
             .map(AllocDirective::pmixName)
             .orElse("directive " + req.directive());
-    String allocId = text(infos, PmixKey.PMIX_ALLOC_ID);
-    if (allocId == null) {
-      allocId = text(req.infos(), PmixKey.PMIX_ALLOC_ID);
-    }
+    AllocationAnswer answer = answer(infos);
+    AllocationAnswer asked = answer(req.infos());
+    String allocId = answer.allocId().or(asked::allocId).orElse(null);
     String job = allocId == null ? null : "dvm:" + allocId;
     if (job != null) {
       labels.putIfAbsent(job, "alloc " + allocId);
@@ -194,9 +201,9 @@ final class DvmTraffic {
           d + " " + statusName(status) + (why == null ? "" : ": " + why));
       return;
     }
-    List<String> nodes = nodes(text(infos, PmixKey.PMIX_ALLOC_NODE_LIST));
+    List<String> nodes = nodes(answer.nodeList().orElse(null));
     if (nodes.isEmpty()) {
-      nodes = nodes(text(req.infos(), PmixKey.PMIX_ALLOC_NODE_LIST));
+      nodes = nodes(asked.nodeList().orElse(null));
     }
     if (job == null) {
       board.unattributed();
@@ -214,7 +221,7 @@ final class DvmTraffic {
       }
       campaigns.add(new Campaign(route, allocId, job, rows, true, at));
     } else if (req.directive() == AllocDirective.RELEASE.code()) {
-      if (text(req.infos(), PmixKey.PMIX_ALLOC_ID) != null) {
+      if (asked.allocId().isPresent()) {
         List<String> rows = board.holding(job);
         board.free(job, labelOf(job), Timeline.Source.DVM, rows, at);
         for (String r : rows) {
@@ -245,7 +252,7 @@ final class DvmTraffic {
     if (!afterReady && answers - 1 <= req.answersBefore()) {
       return;
     }
-    String into = text(req.infos(), PmixKey.PMIX_ALLOC_ID);
+    String into = allocId(req.infos());
     String job = into == null ? null : "dvm:" + into;
     String where = req.rows().isEmpty() ? "" : " onto " + Hostlist.of(req.rows());
     String why =
@@ -267,7 +274,7 @@ final class DvmTraffic {
     if (ready) {
       readies++;
     }
-    String allocId = text(e.path("infos"), PmixKey.PMIX_ALLOC_ID);
+    String allocId = allocId(e.path("infos"));
     Campaign c = null;
     for (Iterator<Campaign> it = campaigns.iterator(); it.hasNext(); ) {
       Campaign x = it.next();
@@ -306,7 +313,7 @@ final class DvmTraffic {
   }
 
   private void session(Request req, int status, JsonNode infos, long at) {
-    JsonNode d = req.infos();
+    Map<Operation, Boolean> d = operations(infos(req.infos()));
     String job = sessionJob(req.sessionId(), infos);
     String l = labelOf(job);
     if (status != PmixStatus.PMIX_SUCCESS.code()) {
@@ -320,21 +327,22 @@ final class DvmTraffic {
           l + " session control " + statusName(status) + (why == null ? "" : ": " + why));
       return;
     }
-    if (bool(d, PmixKey.PMIX_SESSION_INSTANTIATE) || bool(d, PmixKey.PMIX_SESSION_EXTEND)) {
-      List<String> rows = board.rows(nodes(text(d, PmixKey.PMIX_ALLOC_NODE_LIST)));
+    boolean extend = d.getOrDefault(Operation.EXTEND, false);
+    if (d.getOrDefault(Operation.INSTANTIATE, false) || extend) {
+      List<String> rows = board.rows(nodes(answer(req.infos()).nodeList().orElse(null)));
       board.hold(job, l, Timeline.Source.DVM, rows, at);
-      if (bool(d, PmixKey.PMIX_SESSION_EXTEND)) {
+      if (extend) {
         for (String r : rows) {
           board.dvmMark(r, req.at(), at, Timeline.MarkKind.GROW, job, "");
         }
       }
     }
     List<String> held = board.holding(job);
-    if (bool(d, PmixKey.PMIX_SESSION_PAUSE)) {
+    if (d.getOrDefault(Operation.PAUSE, false)) {
       mark(held, at, Timeline.MarkKind.SESSION, job, l + " paused");
-    } else if (bool(d, PmixKey.PMIX_SESSION_RESUME)) {
+    } else if (d.getOrDefault(Operation.RESUME, false)) {
       mark(held, at, Timeline.MarkKind.SESSION, job, l + " resumed");
-    } else if (bool(d, PmixKey.PMIX_SESSION_TERMINATE)) {
+    } else if (d.getOrDefault(Operation.TERMINATE, false)) {
       mark(held, at, Timeline.MarkKind.SESSION, job, l + " terminated");
     }
   }
@@ -346,7 +354,7 @@ final class DvmTraffic {
   /** A session's job: by the alloc id the DVM gave it when known, else by the session id. */
   private String sessionJob(long sessionId, JsonNode infos) {
     String sid = Long.toString(sessionId);
-    String byAlloc = text(infos, PmixKey.PMIX_ALLOC_ID);
+    String byAlloc = allocId(infos);
     String job =
         labels.entrySet().stream()
             .filter(e -> e.getValue().equals("session " + sid))
@@ -379,17 +387,51 @@ final class DvmTraffic {
     return null;
   }
 
-  private static boolean bool(JsonNode infos, String key) {
-    if (infos == null || !infos.isArray()) {
-      return false;
+  /**
+   * The infos of an info array in InfoCodec's form that read: an info that does not decode, or a
+   * PMIx regex that does not expand, is left out, so that a malformed request recorded in a
+   * transcript still shows.
+   */
+  private static List<Info> infos(JsonNode array) {
+    if (array == null || !array.isArray()) {
+      return List.of();
     }
-    for (JsonNode i : infos) {
-      if (key.equals(i.path("key").asText())) {
-        JsonNode v = i.get("value");
-        return v == null || v.isNull() || v.asBoolean(true);
+    List<Info> out = new ArrayList<>();
+    for (JsonNode one : array) {
+      try {
+        for (Info i : InfoCodec.decode(JsonNodeFactory.instance.arrayNode().add(one))) {
+          if (i.value() instanceof PmixRegex) {
+            i.stringValue();
+          }
+          out.add(i);
+        }
+      } catch (PmixException e) {
+        // not shown
       }
     }
-    return false;
+    return out;
+  }
+
+  /** What an info array in InfoCodec's form says of an allocation. */
+  private static AllocationAnswer answer(JsonNode array) {
+    return AllocationAnswer.parse(infos(array));
+  }
+
+  /** The PMIX_ALLOC_ID of an info array in InfoCodec's form, or null. */
+  private static String allocId(JsonNode array) {
+    return AllocationAnswer.allocIdOf(infos(array)).orElse(null);
+  }
+
+  /**
+   * The session operations of {@code directives} (PRRTE §7.4.4.2 Operations), each with whether its
+   * first info gives it true.
+   */
+  private static Map<Operation, Boolean> operations(List<Info> directives) {
+    Map<Operation, Boolean> out = new EnumMap<>(Operation.class);
+    for (Info i : directives) {
+      Operation.of(i.key()).ifPresent(o -> out.putIfAbsent(o, !Boolean.FALSE.equals(i.value())));
+    }
+    return out;
   }
 
   /**
