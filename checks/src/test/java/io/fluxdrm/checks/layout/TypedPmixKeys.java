@@ -7,11 +7,10 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
-import java.io.DataInputStream;
+import io.fluxdrm.testkit.ClassFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -19,14 +18,10 @@ import java.util.Set;
  * PMIx allocation and session-control keys are read and written by {@code io.fluxdrm.pmix.request}
  * alone (issue 31, scope 3; D548). The keys are compile-time constants, inlined where they are
  * used, so no field access shows them: the rule reads each class file's constant pool for the key
- * strings instead.
+ * strings instead ({@link ClassFiles}, which pmix-native's own test of the rule reads too, D579).
  */
 final class TypedPmixKeys {
   private TypedPmixKeys() {}
-
-  /** The key strings' prefixes, and the one provisional key without one (D357). */
-  private static final List<String> PREFIXES =
-      List.of("pmix.alloc.", "pmix.ssn.", "pmix.ssnctrl.", "pmix.spawn.alloc");
 
   /**
    * Main classes (with their nested classes) that still hold a key: they have not moved onto the
@@ -46,11 +41,16 @@ final class TypedPmixKeys {
           "io.fluxdrm.cli.AllocCommand",
           "io.fluxdrm.cli.SessionCtrlCommand");
 
-  /** Outside the typed package and the key catalog, no class holds a key string. */
+  /**
+   * Outside the typed package and the key catalog, no class holds a key string; the rule's own
+   * reader holds the keys' prefixes.
+   */
   static final ArchRule KEYS_IN_THE_TYPED_PACKAGE =
       ArchRuleDefinition.classes()
           .that()
           .resideOutsideOfPackages("io.fluxdrm.pmix", "io.fluxdrm.pmix.request")
+          .and()
+          .doNotBelongToAnyOf(ClassFiles.class)
           .should(holdNoKey())
           .as(
               "PMIx allocation and session-control keys are read and written in"
@@ -81,50 +81,10 @@ final class TypedPmixKeys {
   static List<String> keys(JavaClass c) {
     Source source =
         c.getSource().orElseThrow(() -> new IllegalStateException(c.getName() + ": no class file"));
-    List<String> out = new ArrayList<>();
     try (InputStream in = source.getUri().toURL().openStream()) {
-      for (String s : utf8Constants(in)) {
-        if (PREFIXES.stream().anyMatch(s::startsWith)) {
-          out.add(s);
-        }
-      }
+      return ClassFiles.pmixKeys(in);
     } catch (IOException e) {
       throw new UncheckedIOException(source.getUri().toString(), e);
     }
-    return out;
-  }
-
-  /**
-   * The CONSTANT_Utf8 entries of a class file's constant pool (JVMS §4.4), where every string
-   * literal's text is.
-   *
-   * @param classFile the class file
-   * @return the entries, in order
-   * @throws IOException when it cannot be read or is not a class file
-   */
-  static List<String> utf8Constants(InputStream classFile) throws IOException {
-    DataInputStream in = new DataInputStream(classFile);
-    if (in.readInt() != 0xCAFEBABE) {
-      throw new IOException("not a class file");
-    }
-    in.readUnsignedShort(); // minor
-    in.readUnsignedShort(); // major
-    int count = in.readUnsignedShort();
-    List<String> out = new ArrayList<>();
-    for (int i = 1; i < count; i++) {
-      int tag = in.readUnsignedByte();
-      switch (tag) {
-        case 1 -> out.add(in.readUTF());
-        case 7, 8, 16, 19, 20 -> in.skipNBytes(2);
-        case 15 -> in.skipNBytes(3);
-        case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipNBytes(4);
-        case 5, 6 -> {
-          in.skipNBytes(8);
-          i++; // a long or a double takes two entries
-        }
-        default -> throw new IOException("constant " + i + ": unknown tag " + tag);
-      }
-    }
-    return out;
   }
 }

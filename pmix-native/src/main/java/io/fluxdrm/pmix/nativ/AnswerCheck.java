@@ -6,6 +6,7 @@ import io.fluxdrm.pmix.PmixDataType;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -82,7 +83,7 @@ final class AnswerCheck {
     StatusInfos c = common(what, a, true);
     if (c.succeeded()
         && (directive == AllocDirective.NEW || directive == AllocDirective.EXTEND)
-        && c.infos().stream().noneMatch(i -> i.key().equals(PmixKey.PMIX_ALLOC_NODE_LIST))) {
+        && AllocationAnswer.parse(c.infos()).nodeList().isEmpty()) {
       return refuse(
           what,
           "a grant without " + PmixKey.PMIX_ALLOC_NODE_LIST + " (PRRTE would grow onto nothing)");
@@ -120,12 +121,11 @@ final class AnswerCheck {
       if (i.type() != t.get()) {
         return refuse(what, i.key() + " of type " + i.type() + " (expected: " + t.get() + ")");
       }
-      if (i.key().equals(PmixKey.PMIX_ALLOC_NODE_LIST)) {
-        Optional<String> bad = badNodeList(i.stringValue());
-        if (bad.isPresent()) {
-          return refuse(
-              what, PmixKey.PMIX_ALLOC_NODE_LIST + " \"" + i.stringValue() + "\": " + bad.get());
-        }
+      // the node list this info gives, if it is one (its type is the catalog's, checked above)
+      Optional<String> nodes = AllocationAnswer.parse(List.of(i)).nodeList();
+      Optional<String> bad = nodes.flatMap(AnswerCheck::badNodeList);
+      if (bad.isPresent()) {
+        return refuse(what, i.key() + " \"" + nodes.get() + "\": " + bad.get());
       }
       keep.add(i);
     }

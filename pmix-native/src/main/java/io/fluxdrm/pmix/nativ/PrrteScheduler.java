@@ -6,11 +6,14 @@ import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
-import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
+import io.fluxdrm.pmix.request.SessionControl;
+import io.fluxdrm.pmix.request.SessionControl.Operation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -226,7 +229,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
     List<Info> own = infos.stream().filter(i -> !i.key().equals(PmixKey.PMIX_REQUESTOR)).toList();
     if (requester.nspace().equals(agent)) {
       // the agent's shrink, forwarded back by PRRTE: Flux granted it already
-      Optional<String> reqId = string(own, PmixKey.PMIX_ALLOC_REQ_ID);
+      Optional<String> reqId = AllocationAnswer.reqIdOf(own);
       String hosts = reqId.map(shrinks::get).orElse(null);
       if (directive != AllocDirective.RELEASE || hosts == null) {
         LOG.warn("{} from the shrink agent, not one of its shrinks: refused", directive);
@@ -235,9 +238,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
       return CompletableFuture.completedFuture(
           new StatusInfos(
               PmixStatus.PMIX_SUCCESS,
-              List.of(
-                  Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts),
-                  Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId.get()))));
+              InfoWriter.create().nodeList(hosts).reqId(reqId.get()).infos()));
     }
     return allocator
         .request(directive, own)
@@ -247,9 +248,9 @@ public final class PrrteScheduler implements SchedulerUpcalls {
               if (a.status() == PmixStatus.PMIX_SUCCESS && extendsOwnSession(directive, own)) {
                 // PRRTE extends a reservation only by its id: an EXTEND naming none is one of
                 // the requester's own session, the DVM's general pool (D475)
-                List<Info> shared = new ArrayList<>(a.infos());
-                shared.add(Info.of(PmixKey.PMIX_ALLOC_SHARE, true));
-                answer = new StatusInfos(a.status(), shared);
+                answer =
+                    new StatusInfos(
+                        a.status(), InfoWriter.create().infos(a.infos()).share(true).infos());
               }
               if (a.status() != PmixStatus.PMIX_SUCCESS) {
                 LOG.info(
@@ -263,14 +264,15 @@ public final class PrrteScheduler implements SchedulerUpcalls {
               if (directive == AllocDirective.RELEASE) {
                 return release(requester, own, answer);
               }
-              Optional<String> id = string(a.infos(), PmixKey.PMIX_ALLOC_ID);
-              Optional<String> nodes = string(a.infos(), PmixKey.PMIX_ALLOC_NODE_LIST);
+              AllocationAnswer granted = AllocationAnswer.parse(a.infos());
+              Optional<String> id = granted.allocId();
+              Optional<String> nodes = granted.nodeList();
               if (id.isPresent() && nodes.isPresent()) {
                 grants.merge(id.get(), nodes.get(), (x, y) -> x + "," + y);
                 watcher.watch(
                     new GrantWatcher.Watch(
                         requester,
-                        string(own, PmixKey.PMIX_ALLOC_REQ_ID).orElse(null),
+                        AllocationAnswer.reqIdOf(own).orElse(null),
                         id.get(),
                         nodes.get(),
                         extendsOwnSession(directive, own) || viaAnotherDaemon(infos),
@@ -291,24 +293,17 @@ public final class PrrteScheduler implements SchedulerUpcalls {
    * ({@code PMIX_ALLOC_ID}) and not saying whether to share ({@code PMIX_ALLOC_SHARE}).
    */
   static boolean extendsOwnSession(AllocDirective directive, List<Info> request) {
-    if (directive != AllocDirective.EXTEND) {
-      return false;
-    }
-    for (Info i : request) {
-      String k = i.key();
-      if (k.equals(PmixKey.PMIX_ALLOC_ID) || k.equals(PmixKey.PMIX_ALLOC_SHARE)) {
-        return false;
-      }
-    }
-    return true;
+    return directive == AllocDirective.EXTEND && !AllocationAnswer.namesReservation(request);
   }
 
   private CompletionStage<StatusInfos> release(
       PmixProc requester, List<Info> request, StatusInfos granted) {
+    AllocationAnswer asked = AllocationAnswer.parse(request);
     Optional<String> nodes =
-        string(granted.infos(), PmixKey.PMIX_ALLOC_NODE_LIST)
-            .or(() -> string(request, PmixKey.PMIX_ALLOC_NODE_LIST))
-            .or(() -> string(request, PmixKey.PMIX_ALLOC_ID).map(grants::get));
+        AllocationAnswer.parse(granted.infos())
+            .nodeList()
+            .or(asked::nodeList)
+            .or(() -> asked.allocId().map(grants::get));
     if (nodes.isEmpty()) {
       return CompletableFuture.completedFuture(granted);
     }
@@ -317,11 +312,10 @@ public final class PrrteScheduler implements SchedulerUpcalls {
     String hosts = hosts(list);
     // the node list and no PMIX_ALLOC_ID: PRRTE then runs a shrink campaign (an ALLOC_ID would
     // tear the reservation down without one)
-    List<Info> answer = new ArrayList<>();
-    answer.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts));
-    string(request, PmixKey.PMIX_ALLOC_REQ_ID)
-        .ifPresent(r -> answer.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, r)));
-    StatusInfos success = new StatusInfos(PmixStatus.PMIX_SUCCESS, answer);
+    StatusInfos success =
+        new StatusInfos(
+            PmixStatus.PMIX_SUCCESS,
+            InfoWriter.create().nodeList(hosts).reqId(asked.reqId()).infos());
     boolean ours = dropFromGrants(hosts);
     if (!ours) {
       // no grant of this scheduler holds these nodes, so PRRTE has no daemon of ours there (its
@@ -335,7 +329,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
                 return success;
               });
     }
-    String reqId = string(request, PmixKey.PMIX_ALLOC_REQ_ID).orElse(null);
+    String reqId = asked.reqId().orElse(null);
     CompletableFuture<StatusInfos> toPrrte = new CompletableFuture<>();
     shrinkThenFree(list, hosts)
         .thenAccept(
@@ -448,11 +442,12 @@ public final class PrrteScheduler implements SchedulerUpcalls {
       return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_FOUND));
     }
     List<Info> d =
-        List.of(
-            Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
-            Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodes),
-            Info.of(PmixKey.PMIX_ALLOC_ID, allocId),
-            Info.of(PmixKey.PMIX_SESSION_APP, List.of(app)));
+        InfoWriter.create()
+            .operation(Operation.INSTANTIATE)
+            .nodeList(nodes)
+            .allocId(allocId)
+            .apps(List.of(app))
+            .infos();
     LOG.info("session {}: INSTANTIATE on {} ({}): {}", sessionId, nodes, allocId, app.argv());
     return down.get()
         .sessionControl(sessionId, d)
@@ -474,11 +469,9 @@ public final class PrrteScheduler implements SchedulerUpcalls {
   @Override
   public CompletionStage<StatusInfos> sessionControl(
       PmixProc requester, long sessionId, List<Info> directives) {
-    if (directives.stream()
-        .anyMatch(
-            i -> i.key().equals(PmixKey.PMIX_SESSION_COMPLETE) && Boolean.TRUE.equals(i.value()))) {
+    if (SessionControl.completes(directives)) {
       String allocId =
-          string(directives, PmixKey.PMIX_ALLOC_ID)
+          AllocationAnswer.allocIdOf(directives)
               .filter(grants::containsKey)
               .orElse(sessions.get(sessionId));
       sessions.remove(sessionId);
@@ -490,7 +483,7 @@ public final class PrrteScheduler implements SchedulerUpcalls {
         // (sched.free); PRRTE need not wait for that
         String list = nodes;
         allocator
-            .request(AllocDirective.RELEASE, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, list)))
+            .request(AllocDirective.RELEASE, InfoWriter.create().nodeList(list).infos())
             .thenAccept(
                 a -> {
                   if (a.status() != PmixStatus.PMIX_SUCCESS) {
@@ -543,15 +536,5 @@ public final class PrrteScheduler implements SchedulerUpcalls {
   /** The grants PRRTE holds, by allocation id. */
   public Map<String, String> grants() {
     return Map.copyOf(grants);
-  }
-
-  private static Optional<String> string(List<Info> infos, String key) {
-    return infos.stream()
-        .filter(
-            i ->
-                i.key().equals(key)
-                    && (i.value() instanceof String || i.value() instanceof PmixRegex))
-        .map(Info::stringValue)
-        .findFirst();
   }
 }

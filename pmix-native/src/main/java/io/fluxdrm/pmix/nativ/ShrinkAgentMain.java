@@ -8,6 +8,8 @@ import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.Event;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -65,8 +67,7 @@ public final class ShrinkAgentMain {
     port.registerEvents(
             List.of(PmixStatus.PMIX_DVM_IS_READY.code(), PmixStatus.PMIX_ERR_DVM_MOD.code()),
             (Event e) ->
-                e.infos().stream()
-                    .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID))
+                AllocationAnswer.echoOf(e.infos()).stream()
                     .map(Info::stringValue)
                     .findFirst()
                     .ifPresent(r -> out.println("DONE " + r + " " + e.status())))
@@ -114,10 +115,7 @@ public final class ShrinkAgentMain {
       }
       String reqId = w[1];
       port.allocationRequest(
-              AllocDirective.RELEASE,
-              List.of(
-                  Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, w[2]),
-                  Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId)))
+              AllocDirective.RELEASE, InfoWriter.create().nodeList(w[2]).reqId(reqId).infos())
           .thenAccept(
               (StatusInfos s) -> {
                 if (!s.succeeded()) {
@@ -139,14 +137,14 @@ public final class ShrinkAgentMain {
    */
   static int notify(int code, PmixProc target, String reqId) throws Exception {
     Libpmix lib = Libpmix.get();
-    List<Info> infos = new java.util.ArrayList<>();
     // the model's data arrays hold infos and apps only: a PMIX_PROC under a placeholder key,
     // renamed below (libpmix takes a single proc as the custom range too)
-    infos.add(new Info("fluxdrm.range", io.fluxdrm.pmix.PmixDataType.PMIX_PROC, target));
-    if (reqId != null) {
-      infos.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId));
-    }
-    infos.add(new Info("fluxdrm.relayed", io.fluxdrm.pmix.PmixDataType.PMIX_BOOL, true));
+    List<Info> infos =
+        InfoWriter.create()
+            .info(new Info("fluxdrm.range", io.fluxdrm.pmix.PmixDataType.PMIX_PROC, target))
+            .reqId(Optional.ofNullable(reqId))
+            .info(new Info("fluxdrm.relayed", io.fluxdrm.pmix.PmixDataType.PMIX_BOOL, true))
+            .infos();
     java.util.concurrent.CompletableFuture<Integer> done =
         new java.util.concurrent.CompletableFuture<>();
     try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {

@@ -147,6 +147,20 @@ public record AllocationAnswer(
   }
 
   /**
+   * Whether {@code infos} hold a {@code PMIX_ALLOC_ID} or a {@code PMIX_ALLOC_SHARE}, of any value:
+   * whether a request names a reservation or how to share one. PRRTE extends a reservation only by
+   * its id, so an EXTEND naming neither extends the requester's own session (D475, D579).
+   *
+   * @param infos a request's infos
+   * @return true when either key is there
+   */
+  public static boolean namesReservation(List<Info> infos) {
+    return infos.stream()
+        .anyMatch(
+            i -> i.key().equals(PmixKey.PMIX_ALLOC_ID) || i.key().equals(PmixKey.PMIX_ALLOC_SHARE));
+  }
+
+  /**
    * The infos back, in the order of the record's components, then {@code others}; parsing them
    * gives an equal answer.
    */

@@ -90,6 +90,17 @@ class AllocationAnswerTest {
   }
 
   @Test
+  void aReservationIsNamedByItsIdOrBySharing() {
+    assertThat(AllocationAnswer.namesReservation(InfoWriter.create().numNodes(1).infos()))
+        .isFalse();
+    assertThat(AllocationAnswer.namesReservation(InfoWriter.create().allocId("7").infos()))
+        .isTrue();
+    assertThat(AllocationAnswer.namesReservation(InfoWriter.create().share(false).infos()))
+        .isTrue();
+    assertThat(AllocationAnswer.namesReservation(List.of())).isFalse();
+  }
+
+  @Test
   void writesRequestAndSessionKeysWithTheCatalogsTypes() {
     App app = new App("hostname", List.of("hostname"), 1, List.of());
     List<Info> d =
