@@ -3,8 +3,9 @@ package io.fluxdrm.bridge.translate;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
 import io.fluxdrm.protocol.FluxPayloads;
 import io.fluxdrm.protocol.ProtocolException;
 import io.fluxdrm.protocol.ReallocResponseType;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -120,7 +122,7 @@ public final class AnswerTranslator {
    */
   public static PmixAnswer cancelSent(Translation.Cancel cancel) {
     return new PmixAnswer(
-        PmixStatus.PMIX_SUCCESS, List.of(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, cancel.reqId())), "");
+        PmixStatus.PMIX_SUCCESS, InfoWriter.create().reqId(cancel.reqId()).infos(), "");
   }
 
   /**
@@ -193,13 +195,11 @@ public final class AnswerTranslator {
    * @return ALLOC_ID, REQ_ID when given, TIME_REMAINING
    */
   public static List<Info> timeoutWarning(String allocId, String reqId, long remaining) {
-    List<Info> out = new ArrayList<>();
-    out.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId));
-    if (reqId != null) {
-      out.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId));
-    }
-    out.add(Info.of(PmixKey.PMIX_TIME_REMAINING, Math.max(0, Math.min(remaining, 0xFFFF_FFFFL))));
-    return out;
+    return InfoWriter.create()
+        .allocId(allocId)
+        .reqId(Optional.ofNullable(reqId))
+        .timeRemaining(Math.max(0, Math.min(remaining, 0xFFFF_FFFFL)))
+        .infos();
   }
 
   // ---- internals ------------------------------------------------------------------------------
@@ -229,27 +229,24 @@ public final class AnswerTranslator {
     if (r.isEmpty()) {
       throw bad(where + " /" + key + ": names no resource (expected: at least one rank)");
     }
-    List<Info> infos = new ArrayList<>();
+    InfoWriter infos = InfoWriter.create();
     if (release && request.allocId() != null) {
-      infos.add(Info.of(PmixKey.PMIX_ALLOC_ID, request.allocId()));
+      infos.allocId(request.allocId());
     } else if (release) {
-      infos.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodeList(r)));
+      infos.nodeList(nodeList(r));
     } else {
       String id =
           request.directive() == AllocDirective.EXTEND && request.allocId() != null
               ? request.allocId()
               : Long.toUnsignedString(allocId);
-      infos.add(Info.of(PmixKey.PMIX_ALLOC_ID, id));
-      infos.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodeList(r)));
+      infos.allocId(id).nodeList(nodeList(r));
     }
-    infos.addAll(request.echo());
-    return new PmixAnswer(PmixStatus.PMIX_SUCCESS, infos, "");
+    infos.infos(request.echo());
+    return new PmixAnswer(PmixStatus.PMIX_SUCCESS, infos.infos(), "");
   }
 
   private static PmixAnswer failure(Translation.Realloc request, PmixStatus status, String text) {
-    List<Info> infos =
-        request.echo().stream().filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID)).toList();
-    return new PmixAnswer(status, infos, text);
+    return new PmixAnswer(status, AllocationAnswer.echoOf(request.echo()), text);
   }
 
   private static String colon(String note) {

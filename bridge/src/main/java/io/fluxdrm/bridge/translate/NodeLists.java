@@ -4,7 +4,6 @@ import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.request.NodeList;
 import io.fluxdrm.pmix.request.RequestException;
 import io.fluxdrm.rset.Hostlist;
-import java.util.function.Supplier;
 
 /**
  * What the bridge asks of a PMIx {@link NodeList} beyond its syntax: its hosts as an RFC 29
@@ -15,18 +14,13 @@ final class NodeLists {
   private NodeLists() {}
 
   /**
-   * Reads a typed list, turning its located error into the bridge's refusal.
+   * The bridge's refusal of a value of a typed request that does not read.
    *
-   * @param read the read that may throw
-   * @return the value read
-   * @throws TranslateException with the located error's status, labelled with its key string
+   * @param e the located error
+   * @return a refusal with the error's status, labelled with its key string
    */
-  static <T> T read(Supplier<T> read) {
-    try {
-      return read.get();
-    } catch (RequestException e) {
-      throw new TranslateException(e.status(), e.labelled(e.key()));
-    }
+  static TranslateException refusal(RequestException e) {
+    return new TranslateException(e.status(), e.labelled(e.key()));
   }
 
   /** The hosts, each once, as an RFC 29 hostlist. */

@@ -1,31 +1,15 @@
 package io.fluxdrm.bridge.translate;
 
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_EXCLUDE;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_ID;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_INHERITANCE;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_NODE_LIST;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_NUM_CPUS;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_NUM_NODES;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_QUEUE;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_REQ_ID;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_SHARE;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_TARGET;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_TIME;
-import static io.fluxdrm.pmix.PmixKey.PMIX_ALLOC_WARN_TIMEOUT;
-import static io.fluxdrm.pmix.PmixKey.PMIX_GRPID;
-import static io.fluxdrm.pmix.PmixKey.PMIX_REQUESTOR;
-import static io.fluxdrm.pmix.PmixKey.PMIX_USERID;
-
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.pmix.AllocDirective;
-import io.fluxdrm.pmix.AllocTime;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.request.AllocationRequest;
 import io.fluxdrm.pmix.request.NodeList;
+import io.fluxdrm.pmix.request.RequestException;
 import io.fluxdrm.protocol.FluxPayloads;
 import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
@@ -36,7 +20,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * PMIx allocation requests to RFC 51 {@code sched.realloc} requests (decision D9), as pure
@@ -77,31 +65,34 @@ public final class RequestTranslator {
   /** The label of the slot of a generated jobspec. */
   static final String SLOT = "task";
 
-  /** Keys any directive accepts: the label, and what PMIx and PRRTE add to every request. */
+  /**
+   * Keys any directive accepts, by name ({@link PmixKey#nameOf}): the label, and what PMIx and
+   * PRRTE add to every request.
+   */
   private static final Set<String> COMMON =
-      Set.of(PMIX_ALLOC_REQ_ID, PMIX_REQUESTOR, PMIX_USERID, PMIX_GRPID);
+      Set.of("PMIX_ALLOC_REQ_ID", "PMIX_REQUESTOR", "PMIX_USERID", "PMIX_GRPID");
 
   /** Policy keys that PRRTE re-reads from the answer: echoed, not translated. */
-  static final List<String> POLICY =
-      List.of(PMIX_ALLOC_INHERITANCE, PMIX_ALLOC_SHARE, PMIX_ALLOC_TARGET);
+  private static final List<String> POLICY =
+      List.of("PMIX_ALLOC_INHERITANCE", "PMIX_ALLOC_SHARE", "PMIX_ALLOC_TARGET");
 
   private static final Set<String> GROW =
       Set.of(
-          PMIX_ALLOC_NUM_NODES,
-          PMIX_ALLOC_NUM_CPUS,
-          PMIX_ALLOC_NODE_LIST,
-          PMIX_ALLOC_EXCLUDE,
-          PMIX_ALLOC_TIME,
-          PMIX_ALLOC_QUEUE,
-          PMIX_ALLOC_INHERITANCE,
-          PMIX_ALLOC_SHARE,
-          PMIX_ALLOC_TARGET,
-          PMIX_ALLOC_WARN_TIMEOUT);
+          "PMIX_ALLOC_NUM_NODES",
+          "PMIX_ALLOC_NUM_CPUS",
+          "PMIX_ALLOC_NODE_LIST",
+          "PMIX_ALLOC_EXCLUDE",
+          "PMIX_ALLOC_TIME",
+          "PMIX_ALLOC_QUEUE",
+          "PMIX_ALLOC_INHERITANCE",
+          "PMIX_ALLOC_SHARE",
+          "PMIX_ALLOC_TARGET",
+          "PMIX_ALLOC_WARN_TIMEOUT");
 
-  private static final Set<String> EXTEND_ONLY = Set.of(PMIX_ALLOC_ID);
+  private static final Set<String> EXTEND_ONLY = Set.of("PMIX_ALLOC_ID");
 
   private static final Set<String> RELEASE =
-      Set.of(PMIX_ALLOC_NODE_LIST, PMIX_ALLOC_ID, PMIX_ALLOC_NUM_NODES);
+      Set.of("PMIX_ALLOC_NODE_LIST", "PMIX_ALLOC_ID", "PMIX_ALLOC_NUM_NODES");
 
   /**
    * Translates a request given by its directive value, as it arrives on the wire.
@@ -135,9 +126,9 @@ public final class RequestTranslator {
   public static Translation translate(AllocDirective directive, List<Info> infos, JobView job) {
     try {
       return switch (directive) {
-        case NEW, EXTEND -> grow(directive, index(directive, infos), job);
-        case RELEASE -> release(index(directive, infos), job);
-        case REQ_CANCEL -> cancel(index(directive, infos));
+        case NEW, EXTEND -> grow(directive, read(directive, infos), job);
+        case RELEASE -> release(read(directive, infos), job);
+        case REQ_CANCEL -> cancel(read(directive, infos));
         case ACTIVATE ->
             throw refuse(
                 PmixStatus.PMIX_ERR_NOT_SUPPORTED,
@@ -157,6 +148,51 @@ public final class RequestTranslator {
 
   // ---- keys ---------------------------------------------------------------------------------
 
+  /**
+   * A request whose keys this translator accepts, each given once, read as an {@link
+   * AllocationRequest}. A value that does not read is refused where the translator comes to its
+   * key, so that a request with several faults is refused for the one it always was.
+   *
+   * @param given the infos by key name, in order
+   * @param request the typed request, without the infos whose value does not read
+   * @param faults the refusal of each value that does not read, by key name
+   */
+  private record Read(
+      Map<String, Info> given, AllocationRequest request, Map<String, TranslateException> faults) {
+
+    boolean has(String name) {
+      return given.containsKey(name);
+    }
+
+    /**
+     * The typed value of key {@code name}; throws the refusal of its value when it did not read.
+     */
+    <T> Optional<T> get(String name, Function<AllocationRequest, Optional<T>> field) {
+      TranslateException fault = faults.get(name);
+      if (fault != null) {
+        throw fault;
+      }
+      return field.apply(request);
+    }
+  }
+
+  private static Read read(AllocDirective d, List<Info> infos) {
+    Map<String, Info> given = index(d, infos);
+    Map<String, TranslateException> faults = new HashMap<>();
+    List<Info> readable = new ArrayList<>(given.values());
+    while (true) {
+      try {
+        return new Read(given, AllocationRequest.parse(readable), faults);
+      } catch (RequestException e) {
+        TranslateException refusal = NodeLists.refusal(e);
+        if (!readable.removeIf(i -> i.key().equals(e.key()))) {
+          throw refusal; // located at no info of the request: nothing to read past
+        }
+        faults.put(PmixKey.nameOf(e.key()).orElseThrow(), refusal);
+      }
+    }
+  }
+
   private static Map<String, Info> index(AllocDirective d, List<Info> infos) {
     Set<String> allowed =
         switch (d) {
@@ -170,8 +206,9 @@ public final class RequestTranslator {
     for (int i = 0; i < infos.size(); i++) {
       Info info = infos.get(i);
       String k = info.key();
-      if (!COMMON.contains(k) && !allowed.contains(k)) {
-        throw refuse(PmixStatus.PMIX_ERR_NOT_SUPPORTED, unsupported(d, i, k));
+      String name = PmixKey.nameOf(k).orElse(null);
+      if (name == null || !COMMON.contains(name) && !allowed.contains(name)) {
+        throw refuse(PmixStatus.PMIX_ERR_NOT_SUPPORTED, unsupported(d, i, k, name));
       }
       Integer first = at.putIfAbsent(k, i);
       if (first != null) {
@@ -185,7 +222,7 @@ public final class RequestTranslator {
                 + first
                 + " (expected: once)");
       }
-      out.put(k, info);
+      out.put(name, info);
     }
     return out;
   }
@@ -196,63 +233,61 @@ public final class RequestTranslator {
     return Set.copyOf(s);
   }
 
-  private static String unsupported(AllocDirective d, int i, String k) {
+  private static String unsupported(AllocDirective d, int i, String k, String name) {
     String head = "info " + i + " (" + k + "): ";
-    if (!PmixKey.isKnown(k)) {
+    if (name == null) {
       return head + "unknown key (expected: a key of the allocation request)";
     }
-    String name = PmixKey.nameOf(k).orElseThrow();
-    boolean growKey = GROW.contains(k) || RELEASE.contains(k);
+    boolean growKey = GROW.contains(name) || RELEASE.contains(name);
     if (growKey) {
       return head + name + " has no meaning with " + d.pmixName();
     }
     return head + name + " has no RFC 51 / jobspec version 1 equivalent";
   }
 
+  /**
+   * The key string of the key named {@code name}, for a refusal's text: the bridge words the keys
+   * of its refusals as key strings ({@link NodeLists}), the ones a request gave and the ones it
+   * should have given.
+   */
+  private static String key(String name) {
+    return PmixKey.byName().get(name);
+  }
+
   // ---- NEW / EXTEND --------------------------------------------------------------------------
 
-  private static Translation grow(AllocDirective d, Map<String, Info> in, JobView job) {
+  private static Translation grow(AllocDirective d, Read in, JobView job) {
+    AllocationRequest rq = in.request();
     String allocId = null;
     if (d == AllocDirective.EXTEND) {
-      Info id = in.get(PMIX_ALLOC_ID);
-      if (id != null) {
-        allocId = id.stringValue();
+      if (rq.allocId().isPresent()) {
+        allocId = rq.allocId().get();
         if (!job.reservations().containsKey(allocId)) {
-          throw refuse(
-              PmixStatus.PMIX_ERR_NOT_FOUND,
-              PMIX_ALLOC_ID
-                  + " \""
-                  + allocId
-                  + "\": not an allocation of job "
-                  + job.jobIdText()
-                  + " (expected: one of "
-                  + new java.util.TreeSet<>(job.reservations().keySet())
-                  + ")");
+          throw notAllocation(allocId, job);
         }
       } else {
         allocId = job.ownAllocId();
       }
     }
-    long nodes = count(in.get(PMIX_ALLOC_NUM_NODES));
-    long cpus = count(in.get(PMIX_ALLOC_NUM_CPUS));
+    long nodes = count("PMIX_ALLOC_NUM_NODES", rq.numNodes());
+    long cpus = count("PMIX_ALLOC_NUM_CPUS", rq.numCpus());
     Hostlist list = null;
     int listSlots = 0;
-    Info nl = in.get(PMIX_ALLOC_NODE_LIST);
-    if (nl != null) {
-      NodeList parsed = NodeLists.read(() -> NodeList.parse(nl, true));
-      listSlots = NodeLists.slots(PMIX_ALLOC_NODE_LIST, parsed);
-      list = NodeLists.hosts(parsed);
+    Optional<NodeList> nl = in.get("PMIX_ALLOC_NODE_LIST", AllocationRequest::nodeList);
+    if (nl.isPresent()) {
+      listSlots = NodeLists.slots(key("PMIX_ALLOC_NODE_LIST"), nl.get());
+      list = NodeLists.hosts(nl.get());
       long have = list.count();
       if (nodes > have) {
         throw refuse(
             PmixStatus.PMIX_ERR_BAD_PARAM,
-            PMIX_ALLOC_NUM_NODES
+            key("PMIX_ALLOC_NUM_NODES")
                 + " "
                 + nodes
                 + ": more than the "
                 + have
                 + " hosts of "
-                + PMIX_ALLOC_NODE_LIST
+                + key("PMIX_ALLOC_NODE_LIST")
                 + " (expected: at most "
                 + have
                 + ")");
@@ -263,48 +298,35 @@ public final class RequestTranslator {
       if (listSlots > 0 && cpus > 0) {
         throw refuse(
             PmixStatus.PMIX_ERR_BAD_PARAM,
-            PMIX_ALLOC_NUM_CPUS
+            key("PMIX_ALLOC_NUM_CPUS")
                 + " and slot counts in "
-                + PMIX_ALLOC_NODE_LIST
+                + key("PMIX_ALLOC_NODE_LIST")
                 + " both give the cores (expected: one of them)");
       }
     }
-    Hostlist exclude = null;
-    Info ex = in.get(PMIX_ALLOC_EXCLUDE);
-    if (ex != null) {
-      exclude =
-          NodeLists.hosts(
-              NodeLists.read(() -> NodeList.parse(PMIX_ALLOC_EXCLUDE, ex.stringValue(), false)));
-    }
+    Hostlist exclude =
+        in.get("PMIX_ALLOC_EXCLUDE", AllocationRequest::exclude).map(NodeLists::hosts).orElse(null);
     if (nodes == 0 && cpus == 0) {
-      if (d == AllocDirective.EXTEND && in.containsKey(PMIX_ALLOC_TIME)) {
+      if (d == AllocDirective.EXTEND && in.has("PMIX_ALLOC_TIME")) {
         throw refuse(
             PmixStatus.PMIX_ERR_NOT_SUPPORTED,
             d.pmixName()
                 + " with only "
-                + PMIX_ALLOC_TIME
+                + key("PMIX_ALLOC_TIME")
                 + ": RFC 51 cannot extend a job's time (expected: resources to add)");
       }
       throw refuse(
           PmixStatus.PMIX_ERR_BAD_PARAM,
           d.pmixName()
               + ": nothing to allocate (expected: "
-              + PMIX_ALLOC_NUM_NODES
+              + key("PMIX_ALLOC_NUM_NODES")
               + ", "
-              + PMIX_ALLOC_NUM_CPUS
+              + key("PMIX_ALLOC_NUM_CPUS")
               + " or "
-              + PMIX_ALLOC_NODE_LIST
+              + key("PMIX_ALLOC_NODE_LIST")
               + ")");
     }
-    double duration = 0;
-    Info time = in.get(PMIX_ALLOC_TIME);
-    if (time != null) {
-      try {
-        duration = AllocTime.parseSeconds(time.stringValue());
-      } catch (PmixException e) {
-        throw refuse(e.status(), e.getMessage());
-      }
-    }
+    double duration = in.get("PMIX_ALLOC_TIME", AllocationRequest::timeSeconds).orElse(0L);
     ObjectNode spec;
     if (nodes > 0) {
       long cores = listSlots > 0 ? listSlots : ceilDiv(cpus, nodes);
@@ -314,14 +336,14 @@ public final class RequestTranslator {
     }
     ObjectNode system = (ObjectNode) spec.get("attributes").get("system");
     system.put("duration", duration);
-    Info queue = in.get(PMIX_ALLOC_QUEUE);
-    if (queue != null) {
-      if (queue.stringValue().isEmpty()) {
+    Optional<String> queue = rq.queue();
+    if (queue.isPresent()) {
+      if (queue.get().isEmpty()) {
         throw refuse(
             PmixStatus.PMIX_ERR_BAD_PARAM,
-            PMIX_ALLOC_QUEUE + " \"\": empty (expected: a queue name)");
+            key("PMIX_ALLOC_QUEUE") + " \"\": empty (expected: a queue name)");
       }
-      system.put("queue", queue.stringValue());
+      system.put("queue", queue.get());
     }
     ObjectNode constraint = constraint(list, exclude);
     if (constraint != null) {
@@ -330,7 +352,7 @@ public final class RequestTranslator {
     ObjectNode payload = JsonNodeFactory.instance.objectNode();
     payload.set("job_id", FluxPayloads.id(job.jobId()));
     payload.set("spec_add", spec);
-    return new Translation.Realloc(d, payload, allocId, echo(in), warnTimeout(in));
+    return new Translation.Realloc(d, payload, allocId, echo(in), rq.warnTimeout().orElse(-1L));
   }
 
   private static ObjectNode constraint(Hostlist hosts, Hostlist exclude) {
@@ -351,20 +373,15 @@ public final class RequestTranslator {
   }
 
   /** A count of a uint64 key as a positive int, 0 when absent. */
-  private static long count(Info info) {
-    if (info == null) {
+  private static long count(String name, Optional<Long> value) {
+    if (value.isEmpty()) {
       return 0;
     }
-    long v = info.longValue();
+    long v = value.get();
     if (v == 0 || Long.compareUnsigned(v, Specs.MAX_COUNT) > 0) {
       throw refuse(
           PmixStatus.PMIX_ERR_BAD_PARAM,
-          info.key()
-              + " "
-              + Long.toUnsignedString(v)
-              + " (expected: 1 to "
-              + Specs.MAX_COUNT
-              + ")");
+          key(name) + " " + Long.toUnsignedString(v) + " (expected: 1 to " + Specs.MAX_COUNT + ")");
     }
     return v;
   }
@@ -375,26 +392,26 @@ public final class RequestTranslator {
 
   // ---- RELEASE -------------------------------------------------------------------------------
 
-  private static Translation release(Map<String, Info> in, JobView job) {
-    Info id = in.get(PMIX_ALLOC_ID);
-    Info nl = in.get(PMIX_ALLOC_NODE_LIST);
-    Info n = in.get(PMIX_ALLOC_NUM_NODES);
-    if (n != null && (id != null || nl != null)) {
+  private static Translation release(Read in, JobView job) {
+    AllocationRequest rq = in.request();
+    Optional<String> id = rq.allocId();
+    boolean nl = in.has("PMIX_ALLOC_NODE_LIST");
+    if (rq.numNodes().isPresent() && (id.isPresent() || nl)) {
       throw refuse(
           PmixStatus.PMIX_ERR_BAD_PARAM,
-          PMIX_ALLOC_NUM_NODES
+          key("PMIX_ALLOC_NUM_NODES")
               + " with "
-              + (nl != null ? PMIX_ALLOC_NODE_LIST : PMIX_ALLOC_ID)
+              + key(nl ? "PMIX_ALLOC_NODE_LIST" : "PMIX_ALLOC_ID")
               + ": both say what to release (expected: a count, or nodes, or an allocation)");
     }
     ObjectNode payload = JsonNodeFactory.instance.objectNode();
     payload.set("job_id", FluxPayloads.id(job.jobId()));
-    if (n != null) {
-      long count = count(n);
+    if (rq.numNodes().isPresent()) {
+      long count = count("PMIX_ALLOC_NUM_NODES", rq.numNodes());
       if (count >= job.r().nnodes()) {
         throw refuse(
             PmixStatus.PMIX_ERR_BAD_PARAM,
-            PMIX_ALLOC_NUM_NODES
+            key("PMIX_ALLOC_NUM_NODES")
                 + " "
                 + count
                 + ": job "
@@ -407,38 +424,29 @@ public final class RequestTranslator {
       payload.set("spec_sub", Specs.release(count, 1, null));
       return new Translation.Realloc(AllocDirective.RELEASE, payload, null, echo(in), -1);
     }
-    if (id == null && nl == null) {
+    if (id.isEmpty() && !nl) {
       throw refuse(
           PmixStatus.PMIX_ERR_NOT_FOUND,
           "PMIX_ALLOC_RELEASE: names nothing to release (expected: "
-              + PMIX_ALLOC_NODE_LIST
+              + key("PMIX_ALLOC_NODE_LIST")
               + ", "
-              + PMIX_ALLOC_ID
+              + key("PMIX_ALLOC_ID")
               + " or "
-              + PMIX_ALLOC_NUM_NODES
+              + key("PMIX_ALLOC_NUM_NODES")
               + ")");
     }
     ResourceSet from = job.r();
     String allocId = null;
-    if (id != null) {
-      allocId = id.stringValue();
+    if (id.isPresent()) {
+      allocId = id.get();
       from = job.reservations().get(allocId);
       if (from == null || from.isEmpty()) {
-        throw refuse(
-            PmixStatus.PMIX_ERR_NOT_FOUND,
-            PMIX_ALLOC_ID
-                + " \""
-                + allocId
-                + "\": not an allocation of job "
-                + job.jobIdText()
-                + " (expected: one of "
-                + new java.util.TreeSet<>(job.reservations().keySet())
-                + ")");
+        throw notAllocation(allocId, job);
       }
       if (!from.diff(job.r()).isEmpty()) {
         throw refuse(
             PmixStatus.PMIX_ERR_NOT_FOUND,
-            PMIX_ALLOC_ID
+            key("PMIX_ALLOC_ID")
                 + " \""
                 + allocId
                 + "\": names resources job "
@@ -449,19 +457,19 @@ public final class RequestTranslator {
       }
     }
     ResourceSet sub = from;
-    if (nl != null) {
-      NodeList parsed = NodeLists.read(() -> NodeList.parse(nl, true));
-      NodeLists.slots(PMIX_ALLOC_NODE_LIST, parsed);
-      Hostlist list = NodeLists.hosts(parsed);
+    Optional<NodeList> parsed = in.get("PMIX_ALLOC_NODE_LIST", AllocationRequest::nodeList);
+    if (parsed.isPresent()) {
+      NodeLists.slots(key("PMIX_ALLOC_NODE_LIST"), parsed.get());
+      Hostlist list = NodeLists.hosts(parsed.get());
       IdSet ranks;
       try {
         ranks = from.hostsToRanks(list);
       } catch (RsetException e) {
         throw refuse(
             PmixStatus.PMIX_ERR_NOT_FOUND,
-            PMIX_ALLOC_NODE_LIST
+            key("PMIX_ALLOC_NODE_LIST")
                 + " \""
-                + nl.stringValue()
+                + parsed.get().text()
                 + "\": "
                 + e.getMessage()
                 + " (expected: nodes of "
@@ -489,6 +497,20 @@ public final class RequestTranslator {
     return new Translation.Realloc(AllocDirective.RELEASE, payload, allocId, echo(in), -1);
   }
 
+  /** {@code PMIX_ALLOC_ID} naming no allocation of the job (PMIX_ERR_NOT_FOUND). */
+  private static TranslateException notAllocation(String allocId, JobView job) {
+    return refuse(
+        PmixStatus.PMIX_ERR_NOT_FOUND,
+        key("PMIX_ALLOC_ID")
+            + " \""
+            + allocId
+            + "\": not an allocation of job "
+            + job.jobIdText()
+            + " (expected: one of "
+            + new java.util.TreeSet<>(job.reservations().keySet())
+            + ")");
+  }
+
   private static String hostsOf(ResourceSet r) {
     Hostlist h = hostsOrNull(r);
     return h == null ? "R has no nodelist" : h.toString();
@@ -500,36 +522,26 @@ public final class RequestTranslator {
 
   // ---- REQ_CANCEL ----------------------------------------------------------------------------
 
-  private static Translation cancel(Map<String, Info> in) {
-    Info id = in.get(PMIX_ALLOC_REQ_ID);
-    if (id == null || id.stringValue().isEmpty()) {
+  private static Translation cancel(Read in) {
+    Optional<String> id = in.request().reqId();
+    if (id.isEmpty() || id.get().isEmpty()) {
       throw refuse(
           PmixStatus.PMIX_ERR_BAD_PARAM,
-          "PMIX_ALLOC_REQ_CANCEL: names no request (expected: " + PMIX_ALLOC_REQ_ID + ")");
+          "PMIX_ALLOC_REQ_CANCEL: names no request (expected: " + key("PMIX_ALLOC_REQ_ID") + ")");
     }
-    return new Translation.Cancel(id.stringValue());
+    return new Translation.Cancel(id.get());
   }
 
   // ---- shared --------------------------------------------------------------------------------
 
-  private static List<Info> echo(Map<String, Info> in) {
+  /** The label and the policy keys, as given: what the answer echoes. */
+  private static List<Info> echo(Read in) {
     List<Info> out = new ArrayList<>();
-    Info req = in.get(PMIX_ALLOC_REQ_ID);
-    if (req != null) {
-      out.add(req);
-    }
-    for (String k : POLICY) {
-      Info p = in.get(k);
-      if (p != null) {
-        out.add(p);
-      }
-    }
+    Stream.concat(Stream.of("PMIX_ALLOC_REQ_ID"), POLICY.stream())
+        .map(in.given()::get)
+        .filter(Objects::nonNull)
+        .forEach(out::add);
     return out;
-  }
-
-  private static long warnTimeout(Map<String, Info> in) {
-    Info w = in.get(PMIX_ALLOC_WARN_TIMEOUT);
-    return w == null ? -1 : w.longValue();
   }
 
   private static TranslateException refuse(PmixStatus status, String message) {

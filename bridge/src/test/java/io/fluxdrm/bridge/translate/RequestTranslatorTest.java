@@ -277,6 +277,29 @@ class RequestTranslatorTest {
     assertThat(r.message()).startsWith(message);
   }
 
+  /**
+   * A request with several faults is refused for the one the translator comes to first, whatever
+   * the order of its infos: a value that does not read is refused at its key's turn.
+   */
+  @ParameterizedTest(name = "{0} {1} -> {2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "NEW|[{\"key\":\"pmix.alloc.nlist\",\"value\":\"n[5-\"},{\"key\":\"pmix.alloc.nnodes\",\"value\":0}]"
+            + "|PMIX_ERR_BAD_PARAM|pmix.alloc.nnodes 0 (expected: 1 to",
+        "EXTEND|[{\"key\":\"pmix.alloc.time\",\"value\":\"1::2\"},{\"key\":\"pmix.alloc.id\",\"value\":\"bogus\"},{\"key\":\"pmix.alloc.nnodes\",\"value\":1}]"
+            + "|PMIX_ERR_NOT_FOUND|pmix.alloc.id \"bogus\": not an allocation of job 42",
+        "NEW|[{\"key\":\"pmix.alloc.time\",\"value\":\"1::2\"},{\"key\":\"pmix.alloc.exclude\",\"value\":\"n1:2\"},{\"key\":\"pmix.alloc.nnodes\",\"value\":1}]"
+            + "|PMIX_ERR_BAD_PARAM|pmix.alloc.exclude \"n1:2\": entry \"n1:2\" has a slot count",
+        "NEW|[{\"key\":\"pmix.alloc.time\",\"value\":\"1::2\"}]|PMIX_ERR_BAD_PARAM|PMIX_ALLOC_NEW: nothing to allocate",
+        "RELEASE|[{\"key\":\"pmix.alloc.nlist\",\"value\":\"n[1-\"},{\"key\":\"pmix.alloc.id\",\"value\":\"8\"}]"
+            + "|PMIX_ERR_NOT_FOUND|pmix.alloc.id \"8\": not an allocation of job 42",
+      })
+  void translate_severalFaults_refusedForTheFirstRead(
+      AllocDirective d, String infos, PmixStatus status, String message) {
+    translate_badRequest_refusedWithStatus(d, infos, status, message);
+  }
+
   @Test
   void translate_unknownDirectiveValue_notSupported() {
     Translation.Refused r = refused(RequestTranslator.translate(9, List.of(), VIEW));

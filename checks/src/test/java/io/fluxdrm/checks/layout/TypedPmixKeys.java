@@ -36,8 +36,6 @@ final class TypedPmixKeys {
           "io.fluxdrm.bridge.dvm.FluxScheduler",
           "io.fluxdrm.bridge.dvm.Grants",
           "io.fluxdrm.bridge.dvm.Restart",
-          "io.fluxdrm.bridge.translate.AnswerTranslator",
-          "io.fluxdrm.bridge.translate.RequestTranslator",
           "io.fluxdrm.cli.AllocCommand",
           "io.fluxdrm.cli.SessionCtrlCommand");
 
