@@ -12,8 +12,9 @@ import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.InfoCodec;
 import io.fluxdrm.pmix.PmixException;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
 import io.fluxdrm.protocol.JobAccess;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.JobId;
@@ -219,8 +220,7 @@ public final class PmixAllocator {
    * @return the release's answer; never fails
    */
   public CompletableFuture<PmixAnswer> handBack(String allocId, String nodeList) {
-    return allocationRequest(
-            AllocDirective.RELEASE, List.of(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodeList)))
+    return allocationRequest(AllocDirective.RELEASE, InfoWriter.create().nodeList(nodeList).infos())
         .thenCompose(
             a -> {
               if (a.status() != PmixStatus.PMIX_SUCCESS) {
@@ -304,36 +304,34 @@ public final class PmixAllocator {
   }
 
   private PmixAnswer notPending(String reqId) {
-    return new PmixAnswer(
+    return aboutLabel(
         PmixStatus.PMIX_ERR_NOT_FOUND,
-        List.of(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId)),
-        PmixKey.PMIX_ALLOC_REQ_ID
-            + " \""
-            + reqId
-            + "\": no pending request of "
+        reqId,
+        "no pending request of "
             + serviceName
             + " (expected: one of "
             + new TreeSet<>(byReqId.keySet())
             + ")");
   }
 
+  /**
+   * A refusal about a request's label: the label echoed, the message naming it by its key string,
+   * as every bridge refusal words a key.
+   */
+  private static PmixAnswer aboutLabel(PmixStatus status, String reqId, String problem) {
+    List<Info> echo = InfoWriter.create().reqId(reqId).infos();
+    return new PmixAnswer(status, echo, echo.get(0).key() + " \"" + reqId + "\": " + problem);
+  }
+
   private CompletableFuture<PmixAnswer> realloc(Translation.Realloc rq, ServiceRequest req) {
-    String reqId =
-        rq.echo().stream()
-            .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID))
-            .map(Info::stringValue)
-            .findFirst()
-            .orElse(null);
+    // the translator echoes the label once (it refuses a key given twice)
+    String reqId = AllocationAnswer.reqIdOf(rq.echo()).orElse(null);
     if (reqId != null && byReqId.containsKey(reqId)) {
       return CompletableFuture.completedFuture(
-          new PmixAnswer(
+          aboutLabel(
               PmixStatus.PMIX_ERR_EXISTS,
-              List.of(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId)),
-              PmixKey.PMIX_ALLOC_REQ_ID
-                  + " \""
-                  + reqId
-                  + "\": a request with this label is still pending (expected: a label not in"
-                  + " use)"));
+              reqId,
+              "a request with this label is still pending (expected: a label not in use)"));
     }
     ObjectNode payload = rq.payload();
     ResourceSet r = null;
@@ -399,7 +397,7 @@ public final class PmixAllocator {
       // D13 without a grant: the scheduler only took resources back (D134)
       return new PmixAnswer(
           PmixStatus.PMIX_ERR_OUT_OF_RESOURCE,
-          rq.echo().stream().filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID)).toList(),
+          AllocationAnswer.echoOf(rq.echo()),
           "nothing granted; the scheduler took back " + s.removed().summary());
     }
     PmixAnswer out;
@@ -410,12 +408,7 @@ public final class PmixAllocator {
       return new PmixAnswer(e.status(), List.of(), e.getMessage());
     }
     if (grow) {
-      String id =
-          out.infos().stream()
-              .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_ID))
-              .map(Info::stringValue)
-              .findFirst()
-              .orElseThrow();
+      String id = AllocationAnswer.allocIdOf(out.infos()).orElseThrow();
       reservations.merge(id, s.added(), ResourceSet::union);
     }
     return out;

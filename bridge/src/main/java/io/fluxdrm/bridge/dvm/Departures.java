@@ -1,10 +1,9 @@
 package io.fluxdrm.bridge.dvm;
 
 import io.fluxdrm.pmix.AllocDirective;
-import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.pmix.request.InfoWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,10 +75,7 @@ final class Departures {
     LOG.info("{}: {}; asking the DVM to release it ({})", why, list, reqId);
     self.get()
         .allocationRequest(
-            AllocDirective.RELEASE,
-            List.of(
-                Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, list),
-                Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId)))
+            AllocDirective.RELEASE, InfoWriter.create().nodeList(list).reqId(reqId).infos())
         .whenComplete(
             (a, err) -> {
               state.selfReleases.remove(reqId);

@@ -6,11 +6,14 @@ import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
-import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
 import io.fluxdrm.pmix.port.StatusInfos;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
+import io.fluxdrm.pmix.request.SessionControl;
+import io.fluxdrm.pmix.request.SessionControl.Operation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -190,8 +193,8 @@ public final class FluxScheduler implements SchedulerUpcalls {
     List<Info> own = infos.stream().filter(i -> !i.key().equals(PmixKey.PMIX_REQUESTOR)).toList();
     if (directive == AllocDirective.RELEASE) {
       Optional<String> mine =
-          own.stream()
-              .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_REQ_ID) && i.value() instanceof String)
+          AllocationAnswer.echoOf(own).stream()
+              .filter(i -> i.value() instanceof String)
               .map(Info::stringValue)
               .filter(state.selfReleases::containsKey)
               .findFirst();
@@ -200,9 +203,10 @@ public final class FluxScheduler implements SchedulerUpcalls {
         return CompletableFuture.completedFuture(
             new StatusInfos(
                 PmixStatus.PMIX_SUCCESS,
-                List.of(
-                    Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, state.selfReleases.get(mine.get())),
-                    Info.of(PmixKey.PMIX_ALLOC_REQ_ID, mine.get()))));
+                InfoWriter.create()
+                    .nodeList(state.selfReleases.get(mine.get()))
+                    .reqId(mine.get())
+                    .infos()));
       }
     }
     return allocator
@@ -237,13 +241,8 @@ public final class FluxScheduler implements SchedulerUpcalls {
    * once.
    */
   private CompletionStage<StatusInfos> release(List<Info> request, StatusInfos answer) {
-    Optional<Long> id =
-        request.stream()
-            .filter(i -> i.key().equals(PmixKey.PMIX_ALLOC_ID) && i.value() instanceof String)
-            .map(Info::stringValue)
-            .map(FluxScheduler::sessionId)
-            .flatMap(Optional::stream)
-            .findFirst();
+    // granted, so translated: no key is given twice (RequestTranslator refuses it)
+    Optional<Long> id = AllocationAnswer.allocIdOf(request).flatMap(FluxScheduler::sessionId);
     if (id.isPresent() && state.sessions.containsKey(id.get())) {
       long sid = id.get();
       String nodes = String.join(",", state.sessions.get(sid).values());
@@ -251,7 +250,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
       state.save();
       LOG.info("release of session {}: session control TERMINATE of {}", sid, nodes);
       return down.get()
-          .sessionControl(sid, List.of(Info.of(PmixKey.PMIX_SESSION_TERMINATE, true)))
+          .sessionControl(sid, InfoWriter.create().operation(Operation.TERMINATE).infos())
           .thenCompose(
               s -> {
                 if (s.succeeded() || !state.releasing.containsKey(sid)) {
@@ -267,17 +266,9 @@ public final class FluxScheduler implements SchedulerUpcalls {
               });
     }
     Optional<String> nodes =
-        Grants.string(answer, PmixKey.PMIX_ALLOC_NODE_LIST)
-            .or(
-                () ->
-                    request.stream()
-                        .filter(
-                            i ->
-                                i.key().equals(PmixKey.PMIX_ALLOC_NODE_LIST)
-                                    && (i.value() instanceof String
-                                        || i.value() instanceof PmixRegex))
-                        .map(Info::stringValue)
-                        .findFirst());
+        AllocationAnswer.parse(answer.infos())
+            .nodeList()
+            .or(() -> AllocationAnswer.parse(request).nodeList());
     if (nodes.isEmpty()) {
       return CompletableFuture.completedFuture(answer);
     }
@@ -327,9 +318,7 @@ public final class FluxScheduler implements SchedulerUpcalls {
   @Override
   public CompletionStage<StatusInfos> sessionControl(
       PmixProc requester, long sessionId, List<Info> directives) {
-    if (directives.stream()
-        .anyMatch(
-            i -> i.key().equals(PmixKey.PMIX_SESSION_COMPLETE) && Boolean.TRUE.equals(i.value()))) {
+    if (SessionControl.completes(directives)) {
       state.forget(sessionId);
       state.completes.add(List.copyOf(directives));
       LOG.info("session {} complete: {}", sessionId, directives);

@@ -4,11 +4,12 @@ import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixProc;
-import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.StatusInfos;
-import java.util.ArrayList;
+import io.fluxdrm.pmix.request.AllocationAnswer;
+import io.fluxdrm.pmix.request.InfoWriter;
+import io.fluxdrm.pmix.request.SessionControl.Operation;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,8 +41,9 @@ final class Grants {
   /** Tells the DVM of a grant by session control, then answers with the grant (or the refusal). */
   CompletionStage<StatusInfos> inform(
       PmixProc requester, AllocDirective directive, StatusInfos grant) {
-    Optional<String> allocId = string(grant, PmixKey.PMIX_ALLOC_ID);
-    Optional<String> nodes = string(grant, PmixKey.PMIX_ALLOC_NODE_LIST);
+    AllocationAnswer granted = AllocationAnswer.parse(grant.infos());
+    Optional<String> allocId = granted.allocId();
+    Optional<String> nodes = granted.nodeList();
     if (allocId.isEmpty() || nodes.isEmpty()) {
       // a grant naming no nodes (time only) changes nothing the DVM holds
       return CompletableFuture.completedFuture(grant);
@@ -54,17 +56,13 @@ final class Grants {
       return CompletableFuture.completedFuture(grant);
     }
     boolean known = state.sessions.containsKey(id);
-    List<Info> d = new ArrayList<>();
-    d.add(Info.of(known ? PmixKey.PMIX_SESSION_EXTEND : PmixKey.PMIX_SESSION_INSTANTIATE, true));
-    d.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, nodes.get()));
-    if (!known) {
-      d.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId.get()));
-    }
     // D422: on behalf of the requester, so that the DVM's second-phase event (elastic mode) is
     // directed to it with the grant's PMIX_ALLOC_ID and PMIX_ALLOC_REQ_ID (D360)
-    d.add(Info.of(PmixKey.PMIX_REQUESTOR, requester));
-    string(grant, PmixKey.PMIX_ALLOC_REQ_ID)
-        .ifPresent(q -> d.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, q)));
+    List<Info> d =
+        directive(known, nodes.get(), allocId.get())
+            .info(Info.of(PmixKey.PMIX_REQUESTOR, requester))
+            .reqId(granted.reqId())
+            .infos();
     LOG.info(
         "grant of {} for {}: session control {} {} on {}",
         directive.pmixName(),
@@ -124,13 +122,20 @@ final class Grants {
             });
   }
 
-  static Optional<String> string(StatusInfos a, String key) {
-    return a.infos().stream()
-        .filter(
-            i ->
-                i.key().equals(key)
-                    && (i.value() instanceof String || i.value() instanceof PmixRegex))
-        .map(Info::stringValue)
-        .findFirst();
+  /**
+   * The session control that tells the DVM of a grant: EXTEND of a session it holds, else
+   * INSTANTIATE naming the allocation (PRRTE §7.4.4.2 Operations).
+   *
+   * @param extend whether the DVM holds the session already
+   * @param nodes the granted {@code PMIX_ALLOC_NODE_LIST}
+   * @param allocId the grant's {@code PMIX_ALLOC_ID}, the session's id
+   * @return the writer, for what follows
+   */
+  static InfoWriter directive(boolean extend, String nodes, String allocId) {
+    InfoWriter w =
+        InfoWriter.create()
+            .operation(extend ? Operation.EXTEND : Operation.INSTANTIATE)
+            .nodeList(nodes);
+    return extend ? w : w.allocId(allocId);
   }
 }

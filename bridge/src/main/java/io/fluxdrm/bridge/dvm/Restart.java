@@ -1,9 +1,10 @@
 package io.fluxdrm.bridge.dvm;
 
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
+import io.fluxdrm.pmix.request.InfoWriter;
+import io.fluxdrm.pmix.request.SessionControl.Operation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -88,7 +89,7 @@ final class Restart {
       long sid = e.getKey();
       all.add(
           down.get()
-              .sessionControl(sid, List.of(Info.of(PmixKey.PMIX_SESSION_TERMINATE, true)))
+              .sessionControl(sid, InfoWriter.create().operation(Operation.TERMINATE).infos())
               .handle(
                   (st, err) -> {
                     if (err == null && st.succeeded()) {
@@ -117,14 +118,7 @@ final class Restart {
       long id = e.getKey();
       Pending p = e.getValue();
       String allocId = Long.toUnsignedString(id);
-      List<Info> d = new ArrayList<>();
-      d.add(
-          Info.of(
-              p.extend() ? PmixKey.PMIX_SESSION_EXTEND : PmixKey.PMIX_SESSION_INSTANTIATE, true));
-      d.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, p.nodes()));
-      if (!p.extend()) {
-        d.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId));
-      }
+      List<Info> d = Grants.directive(p.extend(), p.nodes(), allocId).infos();
       all.add(
           down.get()
               .sessionControl(id, d)
