@@ -4,8 +4,9 @@ import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.AllocInheritance;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
-import java.util.ArrayList;
+import io.fluxdrm.pmix.request.InfoWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -59,15 +60,14 @@ final class AllocCommand {
 
     abstract AllocDirective directive();
 
-    abstract List<Info> infos();
+    /** Writes the directive's infos, before the request id. */
+    abstract void infos(InfoWriter w);
 
     @Override
     public Integer call() throws InterruptedException {
-      List<Info> i = new ArrayList<>(infos());
-      if (reqId != null) {
-        i.add(Info.of(PmixKey.PMIX_ALLOC_REQ_ID, reqId));
-      }
-      i.addAll(options.extras());
+      InfoWriter w = InfoWriter.create();
+      infos(w);
+      List<Info> i = w.reqId(Optional.ofNullable(reqId)).infos(options.extras()).infos();
       return options.run(
           spec.commandLine().getOut(),
           spec.commandLine().getErr(),
@@ -98,21 +98,19 @@ final class AllocCommand {
         description = "PMIX_ALLOC_INHERITANCE: NONE, CHILD, DEFAULT, CHILD_DEFAULT")
     AllocInheritance inherit;
 
-    List<Info> common() {
-      List<Info> i = new ArrayList<>();
+    void common(InfoWriter w) {
       if (hosts != null) {
-        i.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts));
+        w.nodeList(hosts);
       }
       if (numNodes != null) {
-        i.add(Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, numNodes));
+        w.numNodes(numNodes);
       }
       if (time != null) {
-        i.add(SessionCtrlCommand.time(time));
+        w.time(SessionCtrlCommand.time(time));
       }
       if (inherit != null) {
-        i.add(SessionCtrlCommand.inheritance(inherit));
+        w.inheritance(inherit);
       }
-      return i;
     }
   }
 
@@ -133,15 +131,14 @@ final class AllocCommand {
     }
 
     @Override
-    List<Info> infos() {
-      List<Info> i = common();
+    void infos(InfoWriter w) {
+      common(w);
       if (share) {
-        i.add(Info.of(PmixKey.PMIX_ALLOC_SHARE, true));
+        w.share(true);
       }
       if (target != null) {
-        i.add(Info.of(PmixKey.PMIX_ALLOC_TARGET, target));
+        w.target(target);
       }
-      return i;
     }
   }
 
@@ -159,12 +156,11 @@ final class AllocCommand {
     }
 
     @Override
-    List<Info> infos() {
-      List<Info> i = common();
+    void infos(InfoWriter w) {
+      common(w);
       if (allocId != null) {
-        i.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId));
+        w.allocId(allocId);
       }
-      return i;
     }
   }
 
@@ -185,15 +181,13 @@ final class AllocCommand {
     }
 
     @Override
-    List<Info> infos() {
-      List<Info> i = new ArrayList<>();
+    void infos(InfoWriter w) {
       if (allocId != null) {
-        i.add(Info.of(PmixKey.PMIX_ALLOC_ID, allocId));
+        w.allocId(allocId);
       }
       if (hosts != null) {
-        i.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts));
+        w.nodeList(hosts);
       }
-      return i;
     }
   }
 
@@ -208,11 +202,10 @@ final class AllocCommand {
     }
 
     @Override
-    List<Info> infos() {
+    void infos(InfoWriter w) {
       if (reqId == null) {
         throw CliError.usage("--req-id: missing (expected: the id of the request to cancel)");
       }
-      return List.of();
     }
   }
 
@@ -236,18 +229,16 @@ final class AllocCommand {
     }
 
     @Override
-    List<Info> infos() {
+    void infos(InfoWriter w) {
       if (host == null && hostfile == null) {
         throw CliError.usage("--host: missing (expected: --host SPEC and/or --hostfile FILE)");
       }
-      List<Info> i = new ArrayList<>();
       if (host != null) {
-        i.add(Info.of(PmixKey.PMIX_HOST, host));
+        w.info(Info.of(PmixKey.PMIX_HOST, host));
       }
       if (hostfile != null) {
-        i.add(Info.of(PmixKey.PMIX_HOSTFILE, hostfile));
+        w.info(Info.of(PmixKey.PMIX_HOSTFILE, hostfile));
       }
-      return i;
     }
   }
 }

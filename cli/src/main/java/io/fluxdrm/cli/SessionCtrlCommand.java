@@ -7,6 +7,8 @@ import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixException;
 import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.request.InfoWriter;
+import io.fluxdrm.pmix.request.SessionControl.Operation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -62,13 +64,14 @@ final class SessionCtrlCommand {
     return v;
   }
 
-  static Info time(String spec) {
+  /** {@code --time SPEC}, checked: the spec as given, for {@code PMIX_ALLOC_TIME}. */
+  static String time(String spec) {
     try {
       AllocTime.parseSeconds(spec);
     } catch (PmixException e) {
       throw CliError.usage("--time: " + e.getMessage());
     }
-    return Info.of(PmixKey.PMIX_ALLOC_TIME, spec);
+    return spec;
   }
 
   /** The common part of each subcommand. */
@@ -80,16 +83,15 @@ final class SessionCtrlCommand {
     @Parameters(index = "0", paramLabel = "ID", description = "Session id, or 'all'")
     String id;
 
-    /** The directives, after the control id. */
-    abstract List<Info> directives();
+    /** Writes the directives, after the control id. */
+    abstract void directives(InfoWriter d);
 
     @Override
     public Integer call() throws InterruptedException {
       long sid = sessionId(id);
-      List<Info> d = new ArrayList<>();
-      d.add(Info.of(PmixKey.PMIX_SESSION_CTRL_ID, CTRL_ID));
-      d.addAll(directives());
-      d.addAll(options.extras());
+      InfoWriter w = InfoWriter.create().ctrlId(CTRL_ID);
+      directives(w);
+      List<Info> d = w.infos(options.extras()).infos();
       return options.run(
           spec.commandLine().getOut(),
           spec.commandLine().getErr(),
@@ -100,9 +102,29 @@ final class SessionCtrlCommand {
     }
   }
 
-  /** {@code --inheritance NAME}. */
-  static Info inheritance(AllocInheritance i) {
-    return Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, i);
+  /**
+   * Writes {@code --hosts}, {@code --time}, {@code --sep} and {@code --inheritance}, each when
+   * given, in that order; a time that does not read is a usage error.
+   */
+  static void resources(
+      InfoWriter d, String hosts, String time, AllocInheritance inherit, Boolean sep) {
+    if (hosts != null) {
+      d.nodeList(hosts);
+    }
+    if (time != null) {
+      d.time(time(time));
+    }
+    if (sep != null) {
+      d.sep(sep);
+    }
+    if (inherit != null) {
+      d.inheritance(inherit);
+    }
+  }
+
+  /** Writes a {@code PMIX_NSPACE} for each job named. */
+  static void nspaces(InfoWriter d, List<String> nspaces) {
+    nspaces.forEach(ns -> d.info(Info.of(PmixKey.PMIX_NSPACE, ns)));
   }
 
   @Command(
@@ -146,45 +168,31 @@ final class SessionCtrlCommand {
     List<String> command = new ArrayList<>();
 
     @Override
-    List<Info> directives() {
-      List<Info> d = new ArrayList<>();
-      d.add(Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true));
-      if (hosts != null) {
-        d.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts));
-      }
-      if (time != null) {
-        d.add(time(time));
-      }
-      if (sep != null) {
-        d.add(Info.of(PmixKey.PMIX_SESSION_SEP, sep));
-      }
-      if (inherit != null) {
-        d.add(inheritance(inherit));
-      }
+    void directives(InfoWriter d) {
+      d.operation(Operation.INSTANTIATE);
+      resources(d, hosts, time, inherit, sep);
       if (!command.isEmpty()) {
         if (np < 1) {
           throw CliError.usage("--np: " + np + " (expected: at least 1)");
         }
-        App app = new App(command.get(0), command, np, List.of());
-        d.add(Info.of(PmixKey.PMIX_SESSION_APP, List.of(app)));
+        d.apps(List.of(new App(command.get(0), command, np, List.of())));
       }
-      return d;
     }
   }
 
   @Command(name = "pause", mixinStandardHelpOptions = true, description = "SIGSTOP every job.")
   static final class Pause extends Op {
     @Override
-    List<Info> directives() {
-      return List.of(Info.of(PmixKey.PMIX_SESSION_PAUSE, true));
+    void directives(InfoWriter d) {
+      d.operation(Operation.PAUSE);
     }
   }
 
   @Command(name = "resume", mixinStandardHelpOptions = true, description = "SIGCONT paused jobs.")
   static final class Resume extends Op {
     @Override
-    List<Info> directives() {
-      return List.of(Info.of(PmixKey.PMIX_SESSION_RESUME, true));
+    void directives(InfoWriter d) {
+      d.operation(Operation.RESUME);
     }
   }
 
@@ -196,14 +204,12 @@ final class SessionCtrlCommand {
         description = "A job of the session (repeatable; default: every job)")
     List<String> nspaces = new ArrayList<>();
 
-    abstract String key();
+    abstract Operation operation();
 
     @Override
-    List<Info> directives() {
-      List<Info> d = new ArrayList<>();
-      d.add(Info.of(key(), true));
-      nspaces.forEach(ns -> d.add(Info.of(PmixKey.PMIX_NSPACE, ns)));
-      return d;
+    void directives(InfoWriter d) {
+      d.operation(operation());
+      nspaces(d, nspaces);
     }
   }
 
@@ -213,8 +219,8 @@ final class SessionCtrlCommand {
       description = "Suspend jobs (SIGSTOP); their resources stay held.")
   static final class Preempt extends Selective {
     @Override
-    String key() {
-      return PmixKey.PMIX_SESSION_PREEMPT;
+    Operation operation() {
+      return Operation.PREEMPT;
     }
   }
 
@@ -224,8 +230,8 @@ final class SessionCtrlCommand {
       description = "Continue preempted jobs (SIGCONT).")
   static final class Restore extends Selective {
     @Override
-    String key() {
-      return PmixKey.PMIX_SESSION_RESTORE;
+    Operation operation() {
+      return Operation.RESTORE;
     }
   }
 
@@ -241,17 +247,15 @@ final class SessionCtrlCommand {
     List<String> nspaces = new ArrayList<>();
 
     @Override
-    List<Info> directives() {
+    void directives(InfoWriter d) {
       int n;
       if (!signal.matches("-?[0-9]{1,9}")) {
         throw CliError.usage("N: \"" + signal + "\" (expected: a signal number 1 to 64)");
       }
       n = Integer.parseInt(signal);
-      List<Info> d = new ArrayList<>();
       // range refusals (n <= 0 BAD_PARAM, PRRTE §7.4.4.2.4 "Signal"; n > 64) are the DVM's to make
-      d.add(Info.of(PmixKey.PMIX_SESSION_SIGNAL, n));
-      nspaces.forEach(ns -> d.add(Info.of(PmixKey.PMIX_NSPACE, ns)));
-      return d;
+      d.signal(n);
+      nspaces(d, nspaces);
     }
   }
 
@@ -261,8 +265,8 @@ final class SessionCtrlCommand {
       description = "Kill every job (paused ones continued first); reclaim after the last.")
   static final class Terminate extends Op {
     @Override
-    List<Info> directives() {
-      return List.of(Info.of(PmixKey.PMIX_SESSION_TERMINATE, true));
+    void directives(InfoWriter d) {
+      d.operation(Operation.TERMINATE);
     }
   }
 
@@ -281,19 +285,9 @@ final class SessionCtrlCommand {
     AllocInheritance inherit;
 
     @Override
-    List<Info> directives() {
-      List<Info> d = new ArrayList<>();
-      d.add(Info.of(PmixKey.PMIX_SESSION_EXTEND, true));
-      if (hosts != null) {
-        d.add(Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, hosts));
-      }
-      if (time != null) {
-        d.add(time(time));
-      }
-      if (inherit != null) {
-        d.add(inheritance(inherit));
-      }
-      return d;
+    void directives(InfoWriter d) {
+      d.operation(Operation.EXTEND);
+      resources(d, hosts, time, inherit, null);
     }
   }
 }

@@ -122,17 +122,4 @@ class LayeringTest {
             TypedPmixKeys.KEYS_IN_THE_TYPED_PACKAGE,
             io.fluxdrm.bridge.layoutfixture.BridgeReadsNodeCount.class));
   }
-
-  @Test
-  void theClassesNotYetMovedStillHoldAKeySoTheListOnlyShrinks() {
-    for (String name : TypedPmixKeys.NOT_YET_MOVED) {
-      assertThat(MAIN.contain(name)).as(name).isTrue();
-      assertThat(
-              MAIN.stream()
-                  .filter(c -> c.getName().equals(name) || c.getName().startsWith(name + "$"))
-                  .flatMap(c -> TypedPmixKeys.keys(c).stream()))
-          .as(name)
-          .isNotEmpty();
-    }
-  }
 }

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Set;
 
 /**
  * PMIx allocation and session-control keys are read and written by {@code io.fluxdrm.pmix.request}
@@ -22,14 +21,6 @@ import java.util.Set;
  */
 final class TypedPmixKeys {
   private TypedPmixKeys() {}
-
-  /**
-   * Main classes (with their nested classes) that still hold a key: they have not moved onto the
-   * records yet. May only shrink: {@code LayeringTest} fails an entry that no longer holds a key.
-   * The cli's commands follow once they have moved to a module of their own (issue 31).
-   */
-  static final Set<String> NOT_YET_MOVED =
-      Set.of("io.fluxdrm.cli.AllocCommand", "io.fluxdrm.cli.SessionCtrlCommand");
 
   /**
    * Outside the typed package and the key catalog, no class holds a key string; the rule's own
@@ -50,10 +41,6 @@ final class TypedPmixKeys {
     return new ArchCondition<>("hold no PMIx allocation or session-control key string") {
       @Override
       public void check(JavaClass c, ConditionEvents events) {
-        int inner = c.getName().indexOf('$');
-        if (NOT_YET_MOVED.contains(inner < 0 ? c.getName() : c.getName().substring(0, inner))) {
-          return;
-        }
         List<String> keys = keys(c);
         if (!keys.isEmpty()) {
           events.add(SimpleConditionEvent.violated(c, c.getName() + " holds " + keys));
