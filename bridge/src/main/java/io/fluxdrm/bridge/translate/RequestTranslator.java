@@ -8,6 +8,7 @@ import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.request.AllocationRequest;
+import io.fluxdrm.pmix.request.AllocationRequest.Key;
 import io.fluxdrm.pmix.request.NodeList;
 import io.fluxdrm.pmix.request.RequestException;
 import io.fluxdrm.protocol.FluxPayloads;
@@ -245,15 +246,6 @@ public final class RequestTranslator {
     return head + name + " has no RFC 51 / jobspec version 1 equivalent";
   }
 
-  /**
-   * The key string of the key named {@code name}, for a refusal's text: the bridge words the keys
-   * of its refusals as key strings ({@link NodeLists}), the ones a request gave and the ones it
-   * should have given.
-   */
-  private static String key(String name) {
-    return PmixKey.byName().get(name);
-  }
-
   // ---- NEW / EXTEND --------------------------------------------------------------------------
 
   private static Translation grow(AllocDirective d, Read in, JobView job) {
@@ -269,25 +261,25 @@ public final class RequestTranslator {
         allocId = job.ownAllocId();
       }
     }
-    long nodes = count("PMIX_ALLOC_NUM_NODES", rq.numNodes());
-    long cpus = count("PMIX_ALLOC_NUM_CPUS", rq.numCpus());
+    long nodes = count(Key.NUM_NODES, rq.numNodes());
+    long cpus = count(Key.NUM_CPUS, rq.numCpus());
     Hostlist list = null;
     int listSlots = 0;
     Optional<NodeList> nl = in.get("PMIX_ALLOC_NODE_LIST", AllocationRequest::nodeList);
     if (nl.isPresent()) {
-      listSlots = NodeLists.slots(key("PMIX_ALLOC_NODE_LIST"), nl.get());
+      listSlots = NodeLists.slots(Key.NODE_LIST.key(), nl.get());
       list = NodeLists.hosts(nl.get());
       long have = list.count();
       if (nodes > have) {
         throw refuse(
             PmixStatus.PMIX_ERR_BAD_PARAM,
-            key("PMIX_ALLOC_NUM_NODES")
+            Key.NUM_NODES.key()
                 + " "
                 + nodes
                 + ": more than the "
                 + have
                 + " hosts of "
-                + key("PMIX_ALLOC_NODE_LIST")
+                + Key.NODE_LIST.key()
                 + " (expected: at most "
                 + have
                 + ")");
@@ -298,9 +290,9 @@ public final class RequestTranslator {
       if (listSlots > 0 && cpus > 0) {
         throw refuse(
             PmixStatus.PMIX_ERR_BAD_PARAM,
-            key("PMIX_ALLOC_NUM_CPUS")
+            Key.NUM_CPUS.key()
                 + " and slot counts in "
-                + key("PMIX_ALLOC_NODE_LIST")
+                + Key.NODE_LIST.key()
                 + " both give the cores (expected: one of them)");
       }
     }
@@ -312,18 +304,18 @@ public final class RequestTranslator {
             PmixStatus.PMIX_ERR_NOT_SUPPORTED,
             d.pmixName()
                 + " with only "
-                + key("PMIX_ALLOC_TIME")
+                + Key.TIME.key()
                 + ": RFC 51 cannot extend a job's time (expected: resources to add)");
       }
       throw refuse(
           PmixStatus.PMIX_ERR_BAD_PARAM,
           d.pmixName()
               + ": nothing to allocate (expected: "
-              + key("PMIX_ALLOC_NUM_NODES")
+              + Key.NUM_NODES.key()
               + ", "
-              + key("PMIX_ALLOC_NUM_CPUS")
+              + Key.NUM_CPUS.key()
               + " or "
-              + key("PMIX_ALLOC_NODE_LIST")
+              + Key.NODE_LIST.key()
               + ")");
     }
     double duration = in.get("PMIX_ALLOC_TIME", AllocationRequest::timeSeconds).orElse(0L);
@@ -341,7 +333,7 @@ public final class RequestTranslator {
       if (queue.get().isEmpty()) {
         throw refuse(
             PmixStatus.PMIX_ERR_BAD_PARAM,
-            key("PMIX_ALLOC_QUEUE") + " \"\": empty (expected: a queue name)");
+            Key.QUEUE.key() + " \"\": empty (expected: a queue name)");
       }
       system.put("queue", queue.get());
     }
@@ -373,7 +365,7 @@ public final class RequestTranslator {
   }
 
   /** A count of a uint64 key as a positive int, 0 when absent. */
-  private static long count(String name, Optional<Long> value) {
+  private static long count(Key key, Optional<Long> value) {
     if (value.isEmpty()) {
       return 0;
     }
@@ -381,7 +373,7 @@ public final class RequestTranslator {
     if (v == 0 || Long.compareUnsigned(v, Specs.MAX_COUNT) > 0) {
       throw refuse(
           PmixStatus.PMIX_ERR_BAD_PARAM,
-          key(name) + " " + Long.toUnsignedString(v) + " (expected: 1 to " + Specs.MAX_COUNT + ")");
+          key.key() + " " + Long.toUnsignedString(v) + " (expected: 1 to " + Specs.MAX_COUNT + ")");
     }
     return v;
   }
@@ -399,19 +391,19 @@ public final class RequestTranslator {
     if (rq.numNodes().isPresent() && (id.isPresent() || nl)) {
       throw refuse(
           PmixStatus.PMIX_ERR_BAD_PARAM,
-          key("PMIX_ALLOC_NUM_NODES")
+          Key.NUM_NODES.key()
               + " with "
-              + key(nl ? "PMIX_ALLOC_NODE_LIST" : "PMIX_ALLOC_ID")
+              + (nl ? Key.NODE_LIST : Key.ID).key()
               + ": both say what to release (expected: a count, or nodes, or an allocation)");
     }
     ObjectNode payload = JsonNodeFactory.instance.objectNode();
     payload.set("job_id", FluxPayloads.id(job.jobId()));
     if (rq.numNodes().isPresent()) {
-      long count = count("PMIX_ALLOC_NUM_NODES", rq.numNodes());
+      long count = count(Key.NUM_NODES, rq.numNodes());
       if (count >= job.r().nnodes()) {
         throw refuse(
             PmixStatus.PMIX_ERR_BAD_PARAM,
-            key("PMIX_ALLOC_NUM_NODES")
+            Key.NUM_NODES.key()
                 + " "
                 + count
                 + ": job "
@@ -428,11 +420,11 @@ public final class RequestTranslator {
       throw refuse(
           PmixStatus.PMIX_ERR_NOT_FOUND,
           "PMIX_ALLOC_RELEASE: names nothing to release (expected: "
-              + key("PMIX_ALLOC_NODE_LIST")
+              + Key.NODE_LIST.key()
               + ", "
-              + key("PMIX_ALLOC_ID")
+              + Key.ID.key()
               + " or "
-              + key("PMIX_ALLOC_NUM_NODES")
+              + Key.NUM_NODES.key()
               + ")");
     }
     ResourceSet from = job.r();
@@ -446,7 +438,7 @@ public final class RequestTranslator {
       if (!from.diff(job.r()).isEmpty()) {
         throw refuse(
             PmixStatus.PMIX_ERR_NOT_FOUND,
-            key("PMIX_ALLOC_ID")
+            Key.ID.key()
                 + " \""
                 + allocId
                 + "\": names resources job "
@@ -459,7 +451,7 @@ public final class RequestTranslator {
     ResourceSet sub = from;
     Optional<NodeList> parsed = in.get("PMIX_ALLOC_NODE_LIST", AllocationRequest::nodeList);
     if (parsed.isPresent()) {
-      NodeLists.slots(key("PMIX_ALLOC_NODE_LIST"), parsed.get());
+      NodeLists.slots(Key.NODE_LIST.key(), parsed.get());
       Hostlist list = NodeLists.hosts(parsed.get());
       IdSet ranks;
       try {
@@ -467,7 +459,7 @@ public final class RequestTranslator {
       } catch (RsetException e) {
         throw refuse(
             PmixStatus.PMIX_ERR_NOT_FOUND,
-            key("PMIX_ALLOC_NODE_LIST")
+            Key.NODE_LIST.key()
                 + " \""
                 + parsed.get().text()
                 + "\": "
@@ -501,7 +493,7 @@ public final class RequestTranslator {
   private static TranslateException notAllocation(String allocId, JobView job) {
     return refuse(
         PmixStatus.PMIX_ERR_NOT_FOUND,
-        key("PMIX_ALLOC_ID")
+        Key.ID.key()
             + " \""
             + allocId
             + "\": not an allocation of job "
@@ -527,7 +519,7 @@ public final class RequestTranslator {
     if (id.isEmpty() || id.get().isEmpty()) {
       throw refuse(
           PmixStatus.PMIX_ERR_BAD_PARAM,
-          "PMIX_ALLOC_REQ_CANCEL: names no request (expected: " + key("PMIX_ALLOC_REQ_ID") + ")");
+          "PMIX_ALLOC_REQ_CANCEL: names no request (expected: " + Key.REQ_ID.key() + ")");
     }
     return new Translation.Cancel(id.get());
   }

@@ -66,6 +66,41 @@ public record AllocationRequest(
           PmixKey.PMIX_ALLOC_FABRIC,
           PmixKey.PMIX_ALLOC_QUEUE);
 
+  /**
+   * The allocation keys this record types, for a consumer's texts that name a key by its string
+   * (the bridge's refusals do, D575): the key strings stay in this package.
+   */
+  public enum Key {
+    NUM_NODES(PmixKey.PMIX_ALLOC_NUM_NODES),
+    NUM_CPUS(PmixKey.PMIX_ALLOC_NUM_CPUS),
+    NODE_LIST(PmixKey.PMIX_ALLOC_NODE_LIST),
+    EXCLUDE(PmixKey.PMIX_ALLOC_EXCLUDE),
+    TIME(PmixKey.PMIX_ALLOC_TIME),
+    ID(PmixKey.PMIX_ALLOC_ID),
+    REQ_ID(PmixKey.PMIX_ALLOC_REQ_ID),
+    TARGET(PmixKey.PMIX_ALLOC_TARGET),
+    QUEUE(PmixKey.PMIX_ALLOC_QUEUE),
+    SHARE(PmixKey.PMIX_ALLOC_SHARE),
+    INHERITANCE(PmixKey.PMIX_ALLOC_INHERITANCE),
+    WARN_TIMEOUT(PmixKey.PMIX_ALLOC_WARN_TIMEOUT);
+
+    private final String key;
+
+    Key(String key) {
+      this.key = key;
+    }
+
+    /** The key string, e.g. {@code pmix.alloc.nlist}. */
+    public String key() {
+      return key;
+    }
+
+    /** The macro name, e.g. {@code PMIX_ALLOC_NODE_LIST}. */
+    public String pmixName() {
+      return PmixKey.nameOf(key).orElseThrow();
+    }
+  }
+
   /** Copies the lists. */
   public AllocationRequest {
     selection = List.copyOf(selection);

@@ -134,4 +134,12 @@ class AllocationRequestTest {
     assertThatThrownBy(() -> SpawnAllocation.parse(unknown))
         .hasMessage("PMIX_ALLOC_REQ_DIRECTIVE 99: unknown directive");
   }
+
+  @Test
+  void everyTypedKeyNamesItsCatalogKey() {
+    for (AllocationRequest.Key k : AllocationRequest.Key.values()) {
+      assertThat(k.pmixName()).isEqualTo("PMIX_ALLOC_" + k.name());
+      assertThat(PmixKey.byName()).containsEntry(k.pmixName(), k.key());
+    }
+  }
 }
