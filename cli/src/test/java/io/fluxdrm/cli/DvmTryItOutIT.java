@@ -241,10 +241,12 @@ class DvmTryItOutIT {
     final LinkedBlockingQueue<List<Info>> completes = new LinkedBlockingQueue<>();
     volatile HubDvmPort down;
 
+    /** Allocation requests are not this scheduler's: refused. */
     @Override
     public CompletionStage<StatusInfos> allocate(
         PmixProc requester, AllocDirective directive, List<Info> infos) {
-      return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
+      return SchedulerUpcalls.refusing(PmixStatus.PMIX_ERR_NOT_SUPPORTED)
+          .allocate(requester, directive, infos);
     }
 
     @Override

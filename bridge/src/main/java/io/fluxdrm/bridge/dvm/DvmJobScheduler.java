@@ -4,10 +4,8 @@ import io.fluxdrm.bridge.alloc.PmixAllocator;
 import io.fluxdrm.bridge.translate.PmixAnswer;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
-import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
-import io.fluxdrm.pmix.port.StatusInfos;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -25,7 +23,7 @@ import java.util.function.Supplier;
  * kept. No lock: all of it runs on the loop of the DVM connection and the facade, which is one
  * loop.
  */
-public final class DvmJobScheduler implements SchedulerUpcalls {
+public final class DvmJobScheduler implements SchedulerUpcalls.Forwarding {
   private PmixAllocator allocator;
   private final FluxScheduler flux;
   private DvmPort down;
@@ -138,20 +136,9 @@ public final class DvmJobScheduler implements SchedulerUpcalls {
     return flux;
   }
 
+  /** Every upcall goes to the bridge's scheduler. */
   @Override
-  public CompletionStage<StatusInfos> allocate(
-      PmixProc requester, AllocDirective directive, List<Info> infos) {
-    return flux.allocate(requester, directive, infos);
-  }
-
-  @Override
-  public CompletionStage<StatusInfos> sessionControl(
-      PmixProc requester, long sessionId, List<Info> directives) {
-    return flux.sessionControl(requester, sessionId, directives);
-  }
-
-  @Override
-  public CompletionStage<Void> nodesReleased(List<String> hosts) {
-    return flux.nodesReleased(hosts);
+  public SchedulerUpcalls upcallsTarget() {
+    return flux;
   }
 }

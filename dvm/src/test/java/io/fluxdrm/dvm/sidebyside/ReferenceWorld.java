@@ -5,7 +5,6 @@ import io.fluxdrm.dvm.core.DvmConfig;
 import io.fluxdrm.dvm.core.DvmView;
 import io.fluxdrm.dvm.exec.SimulatedExecutor;
 import io.fluxdrm.dvm.service.DvmService;
-import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixKey;
@@ -46,7 +45,10 @@ public final class ReferenceWorld implements World {
   private final DvmPort tool;
   private final List<Event> events = new ArrayList<>();
   private final Map<String, String> memo = new HashMap<>();
-  private SchedulerUpcalls script = new Refusing();
+
+  /** Before a scenario sets its script: refuses everything. */
+  private SchedulerUpcalls script = SchedulerUpcalls.refusing(PmixStatus.PMIX_ERR_NOT_SUPPORTED);
+
   private int tools = 1;
   private DvmPort schedPort;
 
@@ -65,23 +67,7 @@ public final class ReferenceWorld implements World {
     loop.runPending();
     if (group == Group.SCHEDULER) {
       schedPort =
-          ending(
-              await(
-                  dvm.attachScheduler(
-                      SCHED,
-                      new SchedulerUpcalls() {
-                        @Override
-                        public CompletionStage<StatusInfos> allocate(
-                            PmixProc requester, AllocDirective directive, List<Info> infos) {
-                          return script.allocate(requester, directive, infos);
-                        }
-
-                        @Override
-                        public CompletionStage<StatusInfos> sessionControl(
-                            PmixProc requester, long sessionId, List<Info> directives) {
-                          return script.sessionControl(requester, sessionId, directives);
-                        }
-                      })));
+          ending(await(dvm.attachScheduler(SCHED, SchedulerUpcalls.delegating(() -> script))));
     }
     tool = ending(await(dvm.connect(TOOL, HEAD)));
     await(
@@ -144,21 +130,6 @@ public final class ReferenceWorld implements World {
     SimulatedExecutor sim = (SimulatedExecutor) dvm.executor();
     for (long rank = 0; rank < 4096; rank++) {
       sim.exit(nspace, rank, 0);
-    }
-  }
-
-  /** Before a scenario sets its script: refuses everything. */
-  static final class Refusing implements SchedulerUpcalls {
-    @Override
-    public CompletionStage<StatusInfos> allocate(
-        PmixProc requester, AllocDirective directive, List<Info> infos) {
-      return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
-    }
-
-    @Override
-    public CompletionStage<StatusInfos> sessionControl(
-        PmixProc requester, long sessionId, List<Info> directives) {
-      return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
     }
   }
 

@@ -26,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -303,19 +302,7 @@ class PrrteSchedulerIT {
 
   /** Runs {@link ToolMain} with {@code args} against the DVM: its whole output (also logged). */
   private static String toolOutput(String... args) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String cp =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                java,
-                "--enable-native-access=ALL-UNNAMED",
-                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix(),
-                "-cp",
-                cp,
-                ToolMain.class.getName(),
-                "file:" + uriFile));
+    List<String> cmd = PrrteWorld.javaCommand(List.of(), ToolMain.class, "file:" + uriFile);
     cmd.addAll(List.of(args));
     String out = run(cmd);
     System.err.println("tool " + List.of(args) + ":\n" + out);
@@ -530,22 +517,15 @@ class PrrteSchedulerIT {
   void manyCycles_everyAnswerReleased_noGrowthOfTheResidentSet() throws Exception {
     int cycles = Integer.getInteger("fluxdrm.prrte.cycles", 200);
     int freedBefore = sched.freed().size();
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String cp =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     ProcessBuilder pb =
         new ProcessBuilder(
-                java,
-                "--enable-native-access=ALL-UNNAMED",
-                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix(),
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp",
-                cp,
-                ToolMain.class.getName(),
-                "file:" + uriFile,
-                "LOOP",
-                Integer.toString(cycles),
-                "node3")
+                PrrteWorld.javaCommand(
+                    List.of("org.slf4j.simpleLogger.defaultLogLevel=warn"),
+                    ToolMain.class,
+                    "file:" + uriFile,
+                    "LOOP",
+                    Integer.toString(cycles),
+                    "node3"))
             .directory(dir.toFile())
             .redirectError(ProcessBuilder.Redirect.INHERIT);
     Peer.prrteEnv(pb);

@@ -1,14 +1,11 @@
 package io.fluxdrm.pmix.nativ;
 
 import io.fluxdrm.dvm.sidebyside.World;
-import io.fluxdrm.pmix.AllocDirective;
-import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.DvmPort;
 import io.fluxdrm.pmix.port.Event;
 import io.fluxdrm.pmix.port.SchedulerUpcalls;
-import io.fluxdrm.pmix.port.StatusInfos;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -77,21 +73,9 @@ final class PrrteWorld implements World {
       Files.writeString(
           hosts, head + " slots=2\nnode4 slots=2\nnode5 slots=2\n", StandardCharsets.UTF_8);
       cmd.addAll(List.of("--prtemca", "ras_pmix_system_scheduler", "1"));
-      script = new Refusing();
-      SchedulerUpcalls upcalls =
-          new SchedulerUpcalls() {
-            @Override
-            public CompletionStage<StatusInfos> allocate(
-                PmixProc requester, AllocDirective directive, List<Info> infos) {
-              return script.allocate(requester, directive, infos);
-            }
-
-            @Override
-            public CompletionStage<StatusInfos> sessionControl(
-                PmixProc requester, long sessionId, List<Info> directives) {
-              return script.sessionControl(requester, sessionId, directives);
-            }
-          };
+      // before a scenario sets its script: refuses everything
+      script = SchedulerUpcalls.refusing(PmixStatus.PMIX_ERR_NOT_SUPPORTED);
+      SchedulerUpcalls upcalls = SchedulerUpcalls.delegating(() -> script);
       scheduler =
           PmixScheduler.start(
                   new PmixProc("fluxdrm-sched", 0),
@@ -115,21 +99,32 @@ final class PrrteWorld implements World {
     toolProc = tool.self().get(WAIT.toSeconds(), TimeUnit.SECONDS);
   }
 
+  /**
+   * The command running {@code main} with {@code args} in a JVM of this one's kind: its java, the
+   * tests' class path, native access and the libpmix prefix, then {@code properties} as {@code -D}
+   * settings.
+   */
+  static List<String> javaCommand(List<String> properties, Class<?> main, String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("--enable-native-access=ALL-UNNAMED");
+    cmd.add("-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix());
+    properties.forEach(p -> cmd.add("-D" + p));
+    cmd.add("-cp");
+    cmd.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+    cmd.add(main.getName());
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
   /** A {@link ToolServerMain} process connected to this DVM. */
   private Process startTool() throws java.io.IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String cp =
-        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     ProcessBuilder tb =
         new ProcessBuilder(
-                java,
-                "--enable-native-access=ALL-UNNAMED",
-                "-D" + Libpmix.PREFIX_PROPERTY + "=" + Peer.pmixPrefix(),
-                "-Dorg.slf4j.simpleLogger.logFile=System.err",
-                "-cp",
-                cp,
-                ToolServerMain.class.getName(),
-                "file:" + uri)
+                javaCommand(
+                    List.of("org.slf4j.simpleLogger.logFile=System.err"),
+                    ToolServerMain.class,
+                    "file:" + uri))
             .directory(dir.toFile())
             .redirectError(ProcessBuilder.Redirect.INHERIT);
     Peer.prrteEnv(tb);
@@ -154,21 +149,6 @@ final class PrrteWorld implements World {
       return t;
     } catch (Exception e) {
       throw new IllegalStateException("another tool: " + e, e);
-    }
-  }
-
-  /** Before a scenario sets its script: refuses everything. */
-  private static final class Refusing implements SchedulerUpcalls {
-    @Override
-    public CompletionStage<StatusInfos> allocate(
-        PmixProc requester, AllocDirective directive, List<Info> infos) {
-      return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
-    }
-
-    @Override
-    public CompletionStage<StatusInfos> sessionControl(
-        PmixProc requester, long sessionId, List<Info> directives) {
-      return CompletableFuture.completedFuture(StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED));
     }
   }
 

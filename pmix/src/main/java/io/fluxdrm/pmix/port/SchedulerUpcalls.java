@@ -3,8 +3,12 @@ package io.fluxdrm.pmix.port;
 import io.fluxdrm.pmix.AllocDirective;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixProc;
+import io.fluxdrm.pmix.PmixStatus;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 
 /**
  * What a DVM calls on the scheduler attached to it when it forwards a request it does not answer
@@ -51,5 +55,73 @@ public interface SchedulerUpcalls {
    */
   default CompletionStage<Void> nodesReleased(List<String> hosts) {
     return java.util.concurrent.CompletableFuture.completedFuture(null);
+  }
+
+  /**
+   * A scheduler that refuses every request with {@code status}, as one that serves none of them
+   * answers (PMIx Standard v5.0, a server module's upcall answering {@code
+   * PMIX_ERR_NOT_SUPPORTED}); its release hook is the default.
+   *
+   * @param status the status of every answer
+   */
+  static SchedulerUpcalls refusing(PmixStatus status) {
+    Objects.requireNonNull(status, "status");
+    return new SchedulerUpcalls() {
+      @Override
+      public CompletionStage<StatusInfos> allocate(
+          PmixProc requester, AllocDirective directive, List<Info> infos) {
+        return CompletableFuture.completedFuture(StatusInfos.of(status));
+      }
+
+      @Override
+      public CompletionStage<StatusInfos> sessionControl(
+          PmixProc requester, long sessionId, List<Info> directives) {
+        return CompletableFuture.completedFuture(StatusInfos.of(status));
+      }
+
+      @Override
+      public String toString() {
+        return "refusing " + status;
+      }
+    };
+  }
+
+  /**
+   * A scheduler passing every upcall, the release hook too, on to the one {@code target} gives at
+   * the time of the call: a scheduler that can be replaced after the DVM has attached it.
+   *
+   * @param target gives the scheduler each call goes to
+   */
+  static SchedulerUpcalls delegating(Supplier<? extends SchedulerUpcalls> target) {
+    Objects.requireNonNull(target, "target");
+    return (Forwarding) target::get;
+  }
+
+  /**
+   * A scheduler passing every upcall, the release hook too, on to {@link #upcallsTarget()}, asked
+   * at each call.
+   */
+  @FunctionalInterface
+  interface Forwarding extends SchedulerUpcalls {
+
+    /** The scheduler the current call goes to. */
+    SchedulerUpcalls upcallsTarget();
+
+    @Override
+    default CompletionStage<StatusInfos> allocate(
+        PmixProc requester, AllocDirective directive, List<Info> infos) {
+      return upcallsTarget().allocate(requester, directive, infos);
+    }
+
+    @Override
+    default CompletionStage<StatusInfos> sessionControl(
+        PmixProc requester, long sessionId, List<Info> directives) {
+      return upcallsTarget().sessionControl(requester, sessionId, directives);
+    }
+
+    @Override
+    default CompletionStage<Void> nodesReleased(List<String> hosts) {
+      return upcallsTarget().nodesReleased(hosts);
+    }
   }
 }
