@@ -1,39 +1,39 @@
 package io.fluxdrm.dvm.core;
 
-import static io.fluxdrm.dvm.core.DvmHarness.app;
-import static io.fluxdrm.dvm.core.DvmHarness.info;
-import static io.fluxdrm.dvm.core.DvmHarness.sleep;
-import static io.fluxdrm.dvm.core.DvmHarness.tool;
+import static io.fluxdrm.dvm.core.DvmSteps.check;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fluxdrm.pmix.AllocDirective;
-import io.fluxdrm.pmix.AllocInheritance;
 import io.fluxdrm.pmix.App;
 import io.fluxdrm.pmix.Info;
 import io.fluxdrm.pmix.PmixDataType;
 import io.fluxdrm.pmix.PmixKey;
+import io.fluxdrm.pmix.PmixProc;
 import io.fluxdrm.pmix.PmixRegex;
 import io.fluxdrm.pmix.PmixStatus;
 import io.fluxdrm.pmix.port.Client;
 import io.fluxdrm.pmix.port.StatusInfos;
-import io.fluxdrm.testkit.InvariantsExtension;
+import io.fluxdrm.pmix.request.SpawnAllocation;
+import io.fluxdrm.testkit.StepTable;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
 import java.util.zip.DeflaterOutputStream;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Scenarios B1 to B25 of docs/scenarios.md (allocation requests, PRRTE §7.4.3 Flow-of-Control and
  * PRRTE PR #1904, the error table of PRRTE node-reservation spec), except the elastic-only B11, B14
- * and B15. The DVM starts on n1 (master, 2 slots) and n4 (allocated, no daemon); other nodes join
- * when named.
+ * and B15, and A7 in the DVM. The DVM starts on n1 (master, 2 slots) and n4 (allocated, no daemon);
+ * other nodes join when named. One step table per scenario ({@link DvmSteps}), each a test named by
+ * its id; the client {@code t} is the tool {@code tool-a}, {@code sched} the scheduler.
  */
 class AllocationScenariosTest {
-  @RegisterExtension final InvariantsExtension inv = new InvariantsExtension();
 
   static DvmConfig config() {
     return DvmConfig.of(
@@ -43,8 +43,7 @@ class AllocationScenariosTest {
         .withElastic(true);
   }
 
-  final DvmHarness h = new DvmHarness(config(), inv);
-  final Client t = tool("tool-a", 1000);
+  static final Client T = DvmHarness.tool("tool-a", 1000);
 
   static Info nodes(String list) {
     return Info.of(PmixKey.PMIX_ALLOC_NODE_LIST, list);
@@ -62,48 +61,16 @@ class AllocationScenariosTest {
     return Info.of(PmixKey.PMIX_HOST, hosts);
   }
 
-  /** B1's reservation: n2:2,n3:2 for {@link #t}, label r1; returns its ALLOC_ID. */
-  String b1() {
-    StatusInfos a = h.alloc(t, AllocDirective.NEW, nodes("n2:2,n3:2"), reqId("r1")).orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
-    // phase one: {ALLOC_ID, ALLOC_REQ_ID="r1"}
-    assertThat(info(a, PmixKey.PMIX_ALLOC_REQ_ID)).map(Info::stringValue).contains("r1");
-    return info(a, PmixKey.PMIX_ALLOC_ID).orElseThrow().stringValue();
+  static Info spawnAlloc(Info... request) {
+    return new Info(SpawnAllocation.KEY, PmixDataType.PMIX_DATA_ARRAY, List.of(request));
   }
 
-  /** A running job (np 1 on the pool) and one of its processes as a client. */
-  Client runningApp() {
-    StatusInfos s = h.spawn(tool("launcher", 1000), List.of(sleep(1))).orElseThrow();
-    return app(info(s, PmixKey.PMIX_NSPACE).orElseThrow().stringValue(), 0);
+  static Info directive(AllocDirective d) {
+    return new Info(SpawnAllocation.DIRECTIVE_KEY, PmixDataType.PMIX_ALLOC_DIRECTIVE, d.code());
   }
 
-  @Test
-  void b1_newReservesTheNodesForTheToolAndTellsOnlyItWhenTheDaemonsAreUp() {
-    long mine = h.registerAll(t);
-    h.registerAll(tool("other", 1000));
-    h.autoDaemons = false;
-    String id = b1();
-    assertThat(h.decisions(DvmDecision.Notify.class)).isEmpty();
-    DvmView.SessionView s = h.core.view().sessions().get(0);
-    assertThat(s.allocId()).isEqualTo(id).isEqualTo(Long.toUnsignedString(s.id()));
-    assertThat(s.hosts()).containsExactly("n2", "n3");
-    assertThat(s.owner()).contains("tool-a");
-    assertThat(s.reqId()).contains("r1");
-    h.event(new DvmEvent.DaemonStarted("n2"));
-    assertThat(h.decisions(DvmDecision.Notify.class)).isEmpty();
-    h.event(new DvmEvent.DaemonStarted("n3"));
-    DvmDecision.Notify n = h.decisions(DvmDecision.Notify.class).get(0);
-    assertThat(h.decisions(DvmDecision.Notify.class)).hasSize(1);
-    assertThat(n.event().status()).isEqualTo(PmixStatus.PMIX_DVM_IS_READY.code());
-    assertThat(n.event().target()).contains(t.proc());
-    assertThat(n.handlers()).containsExactly(mine);
-    assertThat(n.event().infos()).containsExactly(allocId(id), reqId("r1"));
-  }
-
-  /** A7 in the DVM: PMIX_REGEX2 node lists as libpmix encodes them are read as the string. */
-  @ParameterizedTest
-  @ValueSource(strings = {"raw", "compress"})
-  void a7_aRegex2NodeListReservesTheNodesItEncodes(String encoding) throws Exception {
+  /** A PMIX_REGEX2 node list as libpmix encodes {@code n2:2,n3:2}: raw or compressed. */
+  static Info regex2(String encoding) throws Exception {
     byte[] list = "n2:2,n3:2".getBytes(StandardCharsets.UTF_8);
     PmixRegex r = PmixRegex.raw("n2:2,n3:2");
     if (encoding.equals("compress")) {
@@ -114,500 +81,589 @@ class AllocationScenariosTest {
       }
       r = PmixRegex.regex2("compress", z.toByteArray());
     }
-    Info nl = new Info(PmixKey.PMIX_ALLOC_NODE_LIST, PmixDataType.PMIX_REGEX2, r);
-    StatusInfos a = h.alloc(t, AllocDirective.NEW, nl).orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
-    assertThat(h.core.view().sessions().get(0).hosts()).containsExactly("n2", "n3");
+    return new Info(PmixKey.PMIX_ALLOC_NODE_LIST, PmixDataType.PMIX_REGEX2, r);
   }
 
-  @Test
-  void a7_aRegexNodeListOfAFormNotSupportedIsABadParamNamingTheForm() {
-    Info nl =
-        new Info(
-            PmixKey.PMIX_ALLOC_NODE_LIST,
-            PmixDataType.PMIX_REGEX2,
-            PmixRegex.regex2("pmix", "pmix[n[1:2-3]]".getBytes(StandardCharsets.UTF_8)));
-    StatusInfos a = h.alloc(t, AllocDirective.NEW, nl).orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_BAD_PARAM);
-    assertThat(h.core.view().sessions()).isEmpty();
+  /**
+   * B1's reservation: n2:2,n3:2 for {@code t}, label r1, its ALLOC_ID as {@code $id}; then the
+   * checks of {@code state}.
+   */
+  static String b1(String state) {
+    return "alloc t NEW nodes=n2:2,n3:2 alloc_req_id=r1 | SUCCESS alloc_req_id=r1 alloc_id>id | "
+        + state
+        + "\n";
   }
 
-  @Test
-  void b2_aPlainJobCannotUseAReservedNode() {
-    b1();
-    App onN2 = new App("/bin/hostname", List.of("hostname"), 1, List.of(host("n2")));
-    StatusInfos a = h.spawn(tool("prun", 2000), List.of(onN2)).orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE);
-    assertThat(h.decisions(DvmDecision.LaunchJob.class)).isEmpty();
+  static final String B1 = b1("");
+
+  /** A running job (np 1 on the pool) as {@code $V}: its rank 0 is the client {@code app:$V:0}. */
+  static String running(String v) {
+    return "spawn tool:launcher:1000 sleep:1 | answered nspace>%s |\n".formatted(v);
   }
 
-  @Test
-  void b3_aSpawnTargetingTheReservationRunsOnItsNodesForTheOwnerOrTheSameUser() {
-    String id = b1();
-    Info target = Info.of(PmixKey.PMIX_SPAWN_TARGET, id);
-    for (Client c : List.of(t, tool("tool-b-same-user", 1000))) {
-      StatusInfos a = h.spawn(c, List.of(sleep(2)), target).orElseThrow();
-      assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
-      String ns = info(a, PmixKey.PMIX_NSPACE).orElseThrow().stringValue();
-      assertThat(
-              h.decisions(DvmDecision.LaunchJob.class, l -> l.nspace().equals(ns)).get(0).procs())
-          .extracting(DvmDecision.Placement::host)
-          .containsOnly("n2");
-      h.exitAll(ns, 0);
-    }
+  /** Allocation requests the DVM forwarded to its scheduler. */
+  static long asked(DvmSteps s) {
+    return s.h.decisions(DvmDecision.ToScheduler.class).stream()
+        .filter(d -> d.call() instanceof DvmDecision.Allocate)
+        .count();
   }
 
-  @Test
-  void b4_aSpawnTargetingAnUnknownAllocationIsNotFoundAndTheDvmSurvives() {
-    StatusInfos a =
-        h.spawn(t, List.of(sleep(1)), Info.of(PmixKey.PMIX_SPAWN_TARGET, "no-such-allocation"))
-            .orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_NOT_FOUND);
-    assertThat(h.spawn(t, List.of(sleep(1))).orElseThrow().status())
-        .isEqualTo(PmixStatus.PMIX_SUCCESS);
+  /** The DVM's first call to its scheduler. */
+  static DvmDecision.ToScheduler firstCall(DvmSteps s) {
+    return s.h.decisions(DvmDecision.ToScheduler.class).get(0);
   }
 
-  @Test
-  void b5_anApplicationNamingAnOwnerIsRefusedAndNothingIsReserved() {
-    Client j = runningApp();
-    StatusInfos a =
-        h.alloc(j, AllocDirective.NEW, Info.of(PmixKey.PMIX_ALLOC_TARGET, "x"), nodes("n2"))
-            .orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_NO_PERMISSIONS);
-    assertThat(h.core.view().sessions()).isEmpty();
-    assertThat(h.core.view().node("n2")).isEmpty();
+  /**
+   * The checks every scenario here may use: {@code mark} (remember the events sent, the requests
+   * forwarded and the view), {@code notifies N} (N events sent), {@code notifiesSinceMark N} (N
+   * since the mark), {@code asked N} (N allocation requests forwarded since the mark, or at all
+   * without one), {@code sameAsMark} (the view as at the mark), {@code stopped H...} (the daemons
+   * stopped, in order), {@code handedBack} (the first reclaimed session was handed back), {@code
+   * sessionCount N}, {@code firstSessionHosts H...}, {@code schedulerAnswers STATUS} (the scheduler
+   * answers its first call with STATUS, which goes back unchanged).
+   */
+  static final List<DvmSteps.Named> COMMON =
+      List.of(
+          check(
+              "mark",
+              s -> {
+                s.named.put("mark.notifies", s.h.decisions(DvmDecision.Notify.class).size());
+                s.named.put("mark.asked", asked(s));
+                s.named.put("mark.view", DvmHarness.snapshot(s.h.core.view()));
+              }),
+          check(
+              "notifies",
+              s ->
+                  assertThat(s.h.decisions(DvmDecision.Notify.class))
+                      .hasSize(Integer.parseInt(s.args.get(0)))),
+          check(
+              "notifiesSinceMark",
+              s ->
+                  assertThat(s.h.decisions(DvmDecision.Notify.class))
+                      .hasSize(
+                          (int) s.named.get("mark.notifies") + Integer.parseInt(s.args.get(0)))),
+          check(
+              "asked",
+              s ->
+                  assertThat(asked(s))
+                      .isEqualTo(
+                          (long) s.named.getOrDefault("mark.asked", 0L)
+                              + Long.parseLong(s.args.get(0)))),
+          check(
+              "sameAsMark",
+              s ->
+                  assertThat(DvmHarness.snapshot(s.h.core.view()))
+                      .isEqualTo(s.named.get("mark.view"))),
+          check(
+              "stopped",
+              s ->
+                  assertThat(s.h.decisions(DvmDecision.StopDaemon.class))
+                      .extracting(DvmDecision.StopDaemon::host)
+                      .containsExactlyElementsOf(s.args)),
+          check(
+              "handedBack",
+              s ->
+                  assertThat(s.h.decisions(DvmDecision.SessionReclaimed.class).get(0).handedBack())
+                      .isTrue()),
+          check(
+              "sessionCount",
+              s -> assertThat(s.h.core.view().sessions()).hasSize(Integer.parseInt(s.args.get(0)))),
+          check(
+              "firstSessionHosts",
+              s ->
+                  assertThat(s.h.core.view().sessions().get(0).hosts())
+                      .containsExactlyElementsOf(s.args)),
+          check(
+              "schedulerAnswers",
+              s -> {
+                DvmDecision.ToScheduler call = firstCall(s);
+                StatusInfos no = StatusInfos.of(PmixStatus.valueOf("PMIX_" + s.args.get(0)));
+                s.h.event(new DvmEvent.SchedulerAnswered(call.callId(), no));
+                s.named.put("schedulerAnswer", no);
+              }));
+
+  static StepTable.Scenario scenario(
+      String id, String title, String table, DvmSteps.Named... checks) {
+    List<DvmSteps.Named> all = new ArrayList<>(COMMON);
+    all.addAll(Arrays.asList(checks));
+    return DvmSteps.scenario(
+        id,
+        title,
+        AllocationScenariosTest::config,
+        s -> {
+          s.clients.put("t", T);
+          s.clients.put("sched", DvmHarness.schedulerClient());
+          s.clients.put(
+              "sched2", new Client(new PmixProc("sched-2", 0), 1000, 1000, Client.Kind.SCHEDULER));
+          s.named.put("raw", regex2("raw"));
+          s.named.put("compress", regex2("compress"));
+          s.named.put(
+              "pmixRegex",
+              new Info(
+                  PmixKey.PMIX_ALLOC_NODE_LIST,
+                  PmixDataType.PMIX_REGEX2,
+                  PmixRegex.regex2("pmix", "pmix[n[1:2-3]]".getBytes(StandardCharsets.UTF_8))));
+          s.named.put(
+              "onN2",
+              List.of(new App("/bin/hostname", List.of("hostname"), 1, List.of(host("n2")))));
+          s.named.put(
+              "onN2N3",
+              List.of(new App("/bin/hostname", List.of("hostname"), 2, List.of(host("n2,n3")))));
+          s.named.put("newN5", spawnAlloc(directive(AllocDirective.NEW), nodes("n5")));
+          s.named.put("newN5x2", spawnAlloc(directive(AllocDirective.NEW), nodes("n5:2")));
+          s.named.put("noDirective", spawnAlloc(nodes("n5")));
+        },
+        table,
+        all.toArray(DvmSteps.Named[]::new));
   }
 
-  @Test
-  void b6_extendNamingNoAllocationIsABadParam() {
-    assertThat(h.alloc(t, AllocDirective.EXTEND, nodes("n2")).orElseThrow().status())
-        .isEqualTo(PmixStatus.PMIX_ERR_BAD_PARAM);
-  }
-
-  @Test
-  void b7_extendOfUnknownAllocIdIsNotFound() {
-    assertThat(
-            h.alloc(t, AllocDirective.EXTEND, allocId("bogus"), nodes("n2")).orElseThrow().status())
-        .isEqualTo(PmixStatus.PMIX_ERR_NOT_FOUND);
-  }
-
-  @Test
-  void b8_extendOfAnotherJobsReservationIsRefused() {
-    Client j1 = runningApp();
-    Client j2 = runningApp();
-    StatusInfos mine = h.alloc(j1, AllocDirective.NEW, nodes("n2")).orElseThrow();
-    String id = info(mine, PmixKey.PMIX_ALLOC_ID).orElseThrow().stringValue();
-    String before = DvmHarness.snapshot(h.core.view());
-    assertThat(h.alloc(j2, AllocDirective.EXTEND, allocId(id), nodes("n3")).orElseThrow().status())
-        .isEqualTo(PmixStatus.PMIX_ERR_NO_PERMISSIONS);
-    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(before);
-  }
-
-  @Test
-  void b8_underAScheduler_refusedBeforeTheSchedulerIsAsked() {
-    Client j1 = runningApp();
-    Client j2 = runningApp();
-    Client sched = DvmHarness.schedulerClient();
-    h.event(new DvmEvent.SchedulerAttached(sched));
-    h.sessionControl(
-        sched,
-        "n1",
-        7,
-        Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
-        Info.of(PmixKey.PMIX_ALLOC_ID, "s7"),
-        nodes("n2"),
-        Info.of(PmixKey.PMIX_REQUESTOR, j1.proc()));
-    assertThat(h.core.view().session(7)).isPresent();
-    java.util.function.Supplier<Long> asked =
-        () ->
-            h.decisions(DvmDecision.ToScheduler.class).stream()
-                .filter(d -> d.call() instanceof DvmDecision.Allocate)
-                .count();
-    long before0 = asked.get();
-    String before = DvmHarness.snapshot(h.core.view());
-    // D477: the scheduler would grant what the DVM then refuses to apply
-    assertThat(
-            h.alloc(j2, AllocDirective.EXTEND, allocId("s7"), nodes("n3")).orElseThrow().status())
-        .isEqualTo(PmixStatus.PMIX_ERR_NO_PERMISSIONS);
-    assertThat(asked.get()).isEqualTo(before0);
-    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(before);
-    // an EXTEND of an allocation the DVM does not hold is still the scheduler's to answer
-    h.alloc(j2, AllocDirective.EXTEND, allocId("elsewhere"), nodes("n3"));
-    assertThat(asked.get()).isEqualTo(before0 + 1);
-  }
-
-  @Test
-  void b5_underAScheduler_refusedBeforeTheSchedulerIsAsked() {
-    Client j = runningApp();
-    h.event(new DvmEvent.SchedulerAttached(DvmHarness.schedulerClient()));
-    java.util.function.Supplier<Long> asked =
-        () ->
-            h.decisions(DvmDecision.ToScheduler.class).stream()
-                .filter(d -> d.call() instanceof DvmDecision.Allocate)
-                .count();
-    String before = DvmHarness.snapshot(h.core.view());
-    // D477: the scheduler would grant what the DVM then refuses to apply
-    assertThat(
-            h.alloc(j, AllocDirective.NEW, Info.of(PmixKey.PMIX_ALLOC_TARGET, "x"), nodes("n2"))
-                .orElseThrow()
-                .status())
-        .isEqualTo(PmixStatus.PMIX_ERR_NO_PERMISSIONS);
-    assertThat(asked.get()).isZero();
-    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(before);
-  }
-
-  @Test
-  void b9_aSharedNewPutsTheNodesInThePoolWithoutAReservationId() {
-    StatusInfos a =
-        h.alloc(t, AllocDirective.NEW, Info.of(PmixKey.PMIX_ALLOC_SHARE, true), nodes("n2:2"))
-            .orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
-    assertThat(info(a, PmixKey.PMIX_ALLOC_ID)).isEmpty();
-    assertThat(h.core.view().pool()).contains("n2");
-    assertThat(h.core.view().sessions()).isEmpty();
-  }
-
-  @Test
-  void b10_releaseByIdTearsTheReservationDownShrinksItsDaemonsButNeverTheMasters() {
-    h.registerAll(t);
-    String id =
-        info(h.alloc(t, AllocDirective.NEW, nodes("n1,n2")).orElseThrow(), PmixKey.PMIX_ALLOC_ID)
-            .orElseThrow()
-            .stringValue();
-    int eventsBefore = h.decisions(DvmDecision.Notify.class).size();
-    StatusInfos a = h.alloc(t, AllocDirective.RELEASE, allocId(id)).orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
-    assertThat(h.core.view().sessions()).isEmpty();
-    assertThat(h.decisions(DvmDecision.StopDaemon.class))
-        .extracting(DvmDecision.StopDaemon::host)
-        .containsExactly("n2");
-    assertThat(h.core.view().pool()).contains("n1").doesNotContain("n2");
-    assertThat(h.core.view().node("n1").orElseThrow().daemon()).isEqualTo(DaemonState.UP);
-    assertThat(h.decisions(DvmDecision.Notify.class)).hasSize(eventsBefore);
-  }
-
-  @Test
-  void b12_releaseOfAnUnknownNodeIsNotFound() {
-    assertThat(h.alloc(t, AllocDirective.RELEASE, nodes("unknown-node")).orElseThrow().status())
-        .isEqualTo(PmixStatus.PMIX_ERR_NOT_FOUND);
-  }
-
-  @Test
-  void b13_releaseOfNothingIsNotFound() {
-    assertThat(h.alloc(t, AllocDirective.RELEASE).orElseThrow().status())
-        .isEqualTo(PmixStatus.PMIX_ERR_NOT_FOUND);
-  }
-
-  @Test
-  void b16_aCountWithoutASchedulerIsRefusedRatherThanAnEmptyReservation() {
-    StatusInfos a =
-        h.alloc(t, AllocDirective.NEW, Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, 2L)).orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_NOT_SUPPORTED);
-    assertThat(h.core.view().sessions()).isEmpty();
-  }
-
-  @Test
-  void b17_withASchedulerAttachedTheRequestIsForwardedWithTheRequestor() {
-    h.event(new DvmEvent.SchedulerAttached(DvmHarness.schedulerClient()));
-    assertThat(h.alloc(t, AllocDirective.NEW, Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, 2L))).isEmpty();
-    DvmDecision.ToScheduler call = h.decisions(DvmDecision.ToScheduler.class).get(0);
-    DvmDecision.Allocate up = (DvmDecision.Allocate) call.call();
-    assertThat(up.directive()).isEqualTo(AllocDirective.NEW);
-    assertThat(up.requester()).isEqualTo(t.proc());
-    assertThat(up.infos())
-        .containsExactly(
-            Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, 2L), Info.of(PmixKey.PMIX_REQUESTOR, t.proc()));
-    assertThat(h.core.view().pendingRequests())
-        .singleElement()
-        .satisfies(p -> assertThat(p.waiting()).isEqualTo(DvmView.Waiting.SCHEDULER));
-    StatusInfos answer =
-        new StatusInfos(PmixStatus.PMIX_SUCCESS, List.of(allocId("s1"), nodes("n5:2,n6:2")));
-    h.event(new DvmEvent.SchedulerAnswered(call.callId(), answer));
-    assertThat(h.answers.get(call.requestId().getAsLong())).isEqualTo(answer);
-  }
-
-  @Test
-  void b18_theSchedulersGrantBecomesASessionOnlyThroughItsSessionControl() {
-    Client sched = DvmHarness.schedulerClient();
-    h.event(new DvmEvent.SchedulerAttached(sched));
-    long ref = h.registerAll(t);
-    h.alloc(t, AllocDirective.NEW, nodes("n5"));
-    DvmDecision.ToScheduler call = h.decisions(DvmDecision.ToScheduler.class).get(0);
-    // PRRTE §7.4.3 Flow-of-Control: the scheduler informs the DVM of the grant through session
-    // control first
-    StatusInfos inst =
-        h.sessionControl(
-                sched,
-                "n1",
-                42,
-                Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
-                allocId("s42"),
-                nodes("n5"),
-                Info.of(PmixKey.PMIX_REQUESTOR, t.proc()))
-            .orElseThrow();
-    assertThat(inst.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
-    StatusInfos grant = new StatusInfos(PmixStatus.PMIX_SUCCESS, List.of(allocId("s42")));
-    h.event(new DvmEvent.SchedulerAnswered(call.callId(), grant));
-    assertThat(h.answers.get(call.requestId().getAsLong())).isEqualTo(grant);
-    DvmView.SessionView s = h.core.view().session(42).orElseThrow();
-    assertThat(s.allocId()).isEqualTo("s42");
-    assertThat(s.hosts()).containsExactly("n5");
-    assertThat(s.owner()).contains("tool-a");
-    assertThat(h.core.view().node("n5").orElseThrow().daemon()).isEqualTo(DaemonState.UP);
-    assertThat(h.decisions(DvmDecision.Notify.class))
-        .singleElement()
-        .satisfies(
-            n -> {
-              assertThat(n.event().status()).isEqualTo(PmixStatus.PMIX_DVM_IS_READY.code());
-              assertThat(n.handlers()).containsExactly(ref);
-            });
-  }
-
-  @Test
-  void b19_aSchedulersRefusalGoesBackUnchangedAndChangesNothing() {
-    h.event(new DvmEvent.SchedulerAttached(DvmHarness.schedulerClient()));
-    String before = DvmHarness.snapshot(h.core.view());
-    h.alloc(t, AllocDirective.NEW, nodes("n5"));
-    DvmDecision.ToScheduler call = h.decisions(DvmDecision.ToScheduler.class).get(0);
-    StatusInfos no = StatusInfos.of(PmixStatus.PMIX_ERR_NOT_SUPPORTED);
-    h.event(new DvmEvent.SchedulerAnswered(call.callId(), no));
-    assertThat(h.answers.get(call.requestId().getAsLong())).isEqualTo(no);
-    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(before);
-    assertThat(h.decisions(DvmDecision.Notify.class)).isEmpty();
-  }
-
-  @Test
-  void b20_whenTheOwnerToolEndsDefaultInheritanceUnreservesTheNodes() {
-    b1();
-    h.event(new DvmEvent.ClientGone(t.proc()));
-    assertThat(h.core.view().sessions()).isEmpty();
-    assertThat(h.core.view().pool()).contains("n2", "n3");
-    App both = new App("/bin/hostname", List.of("hostname"), 2, List.of(host("n2,n3")));
-    assertThat(h.spawn(tool("prun", 2000), List.of(both)).orElseThrow().status())
-        .isEqualTo(PmixStatus.PMIX_SUCCESS);
-  }
-
-  @Test
-  void b21_inheritanceNoneHandsTheNodesBackWhenTheOwnerEnds() {
-    h.alloc(
-        t,
-        AllocDirective.NEW,
-        nodes("n2,n3"),
-        Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, AllocInheritance.NONE));
-    h.event(new DvmEvent.ClientGone(t.proc()));
-    assertThat(h.core.view().sessions()).isEmpty();
-    assertThat(h.decisions(DvmDecision.StopDaemon.class))
-        .extracting(DvmDecision.StopDaemon::host)
-        .containsExactly("n2", "n3");
-    assertThat(h.core.view().node("n2")).isEmpty();
-    assertThat(h.decisions(DvmDecision.SessionReclaimed.class).get(0).handedBack()).isTrue();
-  }
-
-  @Test
-  void b22_inheritanceChildKeepsTheReservationUntilTheLastDescendantEnds() {
-    Client j = runningApp();
-    String id =
-        info(
-                h.alloc(
-                        j,
-                        AllocDirective.NEW,
-                        nodes("n2"),
-                        Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, AllocInheritance.CHILD))
-                    .orElseThrow(),
-                PmixKey.PMIX_ALLOC_ID)
-            .orElseThrow()
-            .stringValue();
-    StatusInfos child =
-        h.spawn(
-                j,
-                List.of(sleep(1)),
-                Info.of(PmixKey.PMIX_SPAWN_TARGET, id),
-                Info.of(PmixKey.PMIX_NOHUP, true))
-            .orElseThrow();
-    String childNs = info(child, PmixKey.PMIX_NSPACE).orElseThrow().stringValue();
-    h.exitAll(j.proc().nspace(), 0);
-    assertThat(h.core.view().job(childNs)).isPresent();
-    assertThat(h.core.view().sessions()).hasSize(1);
-    h.exitAll(childNs, 0);
-    assertThat(h.core.view().sessions()).isEmpty();
-    assertThat(h.decisions(DvmDecision.StopDaemon.class))
-        .extracting(DvmDecision.StopDaemon::host)
-        .containsExactly("n2");
-  }
-
-  @Test
-  void b22_aGrandchildOutlivingItsParentKeepsTheReservationToo() {
-    Client j = runningApp();
-    String id =
-        info(
-                h.alloc(
-                        j,
-                        AllocDirective.NEW,
-                        nodes("n2:3"),
-                        Info.of(PmixKey.PMIX_ALLOC_INHERITANCE, AllocInheritance.CHILD))
-                    .orElseThrow(),
-                PmixKey.PMIX_ALLOC_ID)
-            .orElseThrow()
-            .stringValue();
-    Info target = Info.of(PmixKey.PMIX_SPAWN_TARGET, id);
-    Info nohup = Info.of(PmixKey.PMIX_NOHUP, true);
-    String child =
-        info(h.spawn(j, List.of(sleep(1)), target, nohup).orElseThrow(), PmixKey.PMIX_NSPACE)
-            .orElseThrow()
-            .stringValue();
-    String grandchild =
-        info(h.spawn(app(child, 0), List.of(sleep(1)), nohup).orElseThrow(), PmixKey.PMIX_NSPACE)
-            .orElseThrow()
-            .stringValue();
-    assertThat(h.core.view().job(grandchild).orElseThrow().parent()).contains(child);
-    h.exitAll(j.proc().nspace(), 0);
-    h.exitAll(child, 0);
-    assertThat(h.core.view().sessions()).hasSize(1);
-    h.exitAll(grandchild, 0);
-    assertThat(h.core.view().sessions()).isEmpty();
-  }
-
-  @Test
-  void b17_aSecondSchedulerReplacesTheFirstWhoseCallsAreAnsweredUnreach() {
-    h.event(new DvmEvent.SchedulerAttached(DvmHarness.schedulerClient()));
-    h.alloc(t, AllocDirective.NEW, nodes("n5"));
-    long rid = h.decisions(DvmDecision.ToScheduler.class).get(0).requestId().getAsLong();
-    Client other =
-        new Client(new io.fluxdrm.pmix.PmixProc("sched-2", 0), 1000, 1000, Client.Kind.SCHEDULER);
-    h.event(new DvmEvent.SchedulerAttached(other));
-    assertThat(h.answers.get(rid).status()).isEqualTo(PmixStatus.PMIX_ERR_UNREACH);
-    assertThat(h.core.view().scheduler()).contains(other);
-  }
-
-  @Test
-  void b23_aTimeoutWarningGoesOnlyToTheRecordedRequester() {
-    Client sched = DvmHarness.schedulerClient();
-    h.event(new DvmEvent.SchedulerAttached(sched));
-    long ref = h.registerAll(t);
-    h.registerAll(tool("other", 1000));
-    h.sessionControl(
-        sched,
-        "n1",
-        7,
-        Info.of(PmixKey.PMIX_SESSION_INSTANTIATE, true),
-        allocId("s7"),
-        reqId("r7"),
-        nodes("n5"),
-        Info.of(PmixKey.PMIX_REQUESTOR, t.proc()));
-    int before = h.decisions(DvmDecision.Notify.class).size();
-    String snap = DvmHarness.snapshot(h.core.view());
-    h.event(
-        new DvmEvent.SchedulerEvent(
-            PmixStatus.PMIX_ALLOC_TIMEOUT_WARNING.code(),
-            List.of(allocId("s7"), Info.of(PmixKey.PMIX_TIME_REMAINING, 30L))));
-    List<DvmDecision.Notify> ns = h.decisions(DvmDecision.Notify.class);
-    assertThat(ns).hasSize(before + 1);
-    DvmDecision.Notify n = ns.get(ns.size() - 1);
-    assertThat(n.handlers()).containsExactly(ref);
-    assertThat(n.event().infos())
-        .containsExactly(allocId("s7"), reqId("r7"), Info.of(PmixKey.PMIX_TIME_REMAINING, 30L));
-    assertThat(DvmHarness.snapshot(h.core.view())).isEqualTo(snap);
-  }
-
-  @Test
-  void b24_activateStartsDaemonsOnHeldIdleNodesWithoutTheScheduler() {
-    h.event(new DvmEvent.SchedulerAttached(DvmHarness.schedulerClient()));
-    long ref = h.registerAll(t);
-    assertThat(h.alloc(t, AllocDirective.ACTIVATE, host("+e")).orElseThrow().status())
-        .isEqualTo(PmixStatus.PMIX_ERR_BAD_PARAM);
-    assertThat(h.alloc(t, AllocDirective.ACTIVATE, host("n4:4")).orElseThrow().status())
-        .isEqualTo(PmixStatus.PMIX_ERR_BAD_PARAM);
-    assertThat(h.decisions(DvmDecision.StartDaemon.class, s -> s.host().equals("n4"))).isEmpty();
-    StatusInfos a = h.alloc(t, AllocDirective.ACTIVATE, host("+all")).orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
-    assertThat(h.decisions(DvmDecision.StartDaemon.class, s -> s.host().equals("n4"))).hasSize(1);
-    assertThat(h.core.view().node("n4").orElseThrow().daemon()).isEqualTo(DaemonState.UP);
-    assertThat(h.decisions(DvmDecision.ToScheduler.class)).isEmpty();
-    assertThat(h.decisions(DvmDecision.Notify.class))
-        .singleElement()
-        .satisfies(n -> assertThat(n.handlers()).containsExactly(ref));
-  }
-
-  @Test
-  void b24_activateNamesNodesByHostfileTooReadByTheService() {
-    long rid = h.nextRequestId();
-    h.event(
-        new DvmEvent.AllocationRequest(
-            rid,
-            t,
-            "n1",
-            AllocDirective.ACTIVATE,
-            List.of(Info.of(PmixKey.PMIX_HOSTFILE, "hosts.txt"))));
-    assertThat(h.decisions(DvmDecision.ReadFile.class))
-        .containsExactly(new DvmDecision.ReadFile(rid, "hosts.txt"));
-    h.event(
-        new DvmEvent.FileRead(rid, "hosts.txt", java.util.Optional.of("# idle\nn4 slots=2\n"), ""));
-    assertThat(h.answers.get(rid).status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
-    assertThat(h.core.view().node("n4").orElseThrow().daemon()).isEqualTo(DaemonState.UP);
-  }
-
-  static Info spawnAlloc(Info... request) {
-    return new Info(
-        io.fluxdrm.pmix.request.SpawnAllocation.KEY,
-        PmixDataType.PMIX_DATA_ARRAY,
-        List.of(request));
-  }
-
-  static Info directive(AllocDirective d) {
-    return new Info(
-        io.fluxdrm.pmix.request.SpawnAllocation.DIRECTIVE_KEY,
-        PmixDataType.PMIX_ALLOC_DIRECTIVE,
-        d.code());
-  }
-
-  @Test
-  void b25_aSpawnWhoseAllocationIsRefusedFailsWithJobAllocFailedAndLaunchesNothing() {
-    Client sched = DvmHarness.schedulerClient();
-    h.event(new DvmEvent.SchedulerAttached(sched));
-    assertThat(
-            h.spawn(t, List.of(sleep(1)), spawnAlloc(directive(AllocDirective.NEW), nodes("n5"))))
-        .isEmpty();
-    DvmDecision.ToScheduler call = h.decisions(DvmDecision.ToScheduler.class).get(0);
-    h.event(
-        new DvmEvent.SchedulerAnswered(
-            call.callId(), StatusInfos.of(PmixStatus.PMIX_ERR_OUT_OF_RESOURCE)));
-    assertThat(h.answers.get(call.requestId().getAsLong()).status())
-        .isEqualTo(PmixStatus.PMIX_ERR_JOB_ALLOC_FAILED);
-    assertThat(h.decisions(DvmDecision.LaunchJob.class)).isEmpty();
-    assertThat(h.core.view().jobs()).isEmpty();
-  }
-
-  @Test
-  void b25_aSpawnAllocationWithoutItsDirectiveIsABadParam() {
-    StatusInfos a = h.spawn(t, List.of(sleep(1)), spawnAlloc(nodes("n5"))).orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_BAD_PARAM);
-    assertThat(h.core.view().sessions()).isEmpty();
-    assertThat(h.core.view().node("n5")).isEmpty();
-  }
-
-  @Test
-  void b25_aGrantedSpawnAllocationIsServedFirstThenLaunchedIntoIt() {
-    StatusInfos a =
-        h.spawn(t, List.of(sleep(2)), spawnAlloc(directive(AllocDirective.NEW), nodes("n5:2")))
-            .orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_SUCCESS);
-    String ns = info(a, PmixKey.PMIX_NSPACE).orElseThrow().stringValue();
-    DvmView.JobView j = h.core.view().job(ns).orElseThrow();
-    assertThat(h.core.view().session(j.sessionId()).orElseThrow().hosts()).containsExactly("n5");
-    assertThat(j.procsPerNode()).containsOnlyKeys("n5");
-  }
-
-  @Test
-  void b25_aLaunchFailingAfterTheGrantHandsTheAllocationBack() {
-    h.failingLaunches.add("prte-dvm@1");
-    StatusInfos a =
-        h.spawn(t, List.of(sleep(1)), spawnAlloc(directive(AllocDirective.NEW), nodes("n5")))
-            .orElseThrow();
-    assertThat(a.status()).isEqualTo(PmixStatus.PMIX_ERR_JOB_FAILED_TO_LAUNCH);
-    assertThat(h.core.view().sessions()).isEmpty();
-    assertThat(h.decisions(DvmDecision.SessionReclaimed.class))
-        .singleElement()
-        .satisfies(r -> assertThat(r.handedBack()).isTrue());
-    assertThat(h.core.view().node("n5")).isEmpty();
+  @TestFactory
+  Stream<DynamicTest> scenarios() {
+    return StepTable.tests(
+        List.of(
+            scenario(
+                "B1",
+                "newReservesTheNodesForTheToolAndTellsOnlyItWhenTheDaemonsAreUp",
+                """
+                register t >mine
+                register tool:other:1000
+                set autoDaemons false
+                %s
+                started n2 | | check notifies 0
+                started n3 | | check readyToTheOwnerOnly
+                """
+                    .formatted(b1("check notifies 0; check reservation").strip()),
+                check(
+                    "reservation",
+                    s -> {
+                      DvmView.SessionView v = s.h.core.view().sessions().get(0);
+                      assertThat(v.allocId())
+                          .isEqualTo(s.var("id"))
+                          .isEqualTo(Long.toUnsignedString(v.id()));
+                      assertThat(v.hosts()).containsExactly("n2", "n3");
+                      assertThat(v.owner()).contains("tool-a");
+                      assertThat(v.reqId()).contains("r1");
+                    }),
+                check(
+                    "readyToTheOwnerOnly",
+                    s -> {
+                      DvmDecision.Notify n = s.h.decisions(DvmDecision.Notify.class).get(0);
+                      assertThat(s.h.decisions(DvmDecision.Notify.class)).hasSize(1);
+                      assertThat(n.event().status()).isEqualTo(PmixStatus.PMIX_DVM_IS_READY.code());
+                      assertThat(n.event().target()).contains(T.proc());
+                      assertThat(n.handlers()).containsExactly(Long.parseLong(s.var("mine")));
+                      assertThat(n.event().infos())
+                          .containsExactly(allocId(s.var("id")), reqId("r1"));
+                    })),
+            // A7 in the DVM: PMIX_REGEX2 node lists as libpmix encodes them are read as the string
+            scenario(
+                "A7",
+                "aRegex2NodeListReservesTheNodesItEncodes",
+                """
+                alloc t NEW @raw | SUCCESS | check firstSessionHosts n2 n3
+                """),
+            scenario(
+                "A7",
+                "aCompressedRegex2NodeListReservesTheNodesItEncodes",
+                """
+                alloc t NEW @compress | SUCCESS | check firstSessionHosts n2 n3
+                """),
+            scenario(
+                "A7",
+                "aRegexNodeListOfAFormNotSupportedIsABadParamNamingTheForm",
+                """
+                alloc t NEW @pmixRegex | ERR_BAD_PARAM | sessions: -
+                """),
+            scenario(
+                "B2",
+                "aPlainJobCannotUseAReservedNode",
+                B1
+                    + """
+                    spawn tool:prun:2000 @onN2 | ERR_OUT_OF_RESOURCE | launches: -
+                    """),
+            scenario(
+                "B3",
+                "aSpawnTargetingTheReservationRunsOnItsNodesForTheOwnerOrTheSameUser",
+                B1
+                    + """
+                    spawn t sleep:2 spawn_target=$id | SUCCESS nspace>a | check onlyOn $a n2
+                    exit $a 0
+                    spawn tool:tool-b-same-user:1000 sleep:2 spawn_target=$id | SUCCESS nspace>b | check onlyOn $b n2
+                    exit $b 0
+                    """,
+                check(
+                    "onlyOn",
+                    s ->
+                        assertThat(
+                                s.h
+                                    .decisions(
+                                        DvmDecision.LaunchJob.class,
+                                        l -> l.nspace().equals(s.args.get(0)))
+                                    .get(0)
+                                    .procs())
+                            .extracting(DvmDecision.Placement::host)
+                            .containsOnly(s.args.get(1)))),
+            scenario(
+                "B4",
+                "aSpawnTargetingAnUnknownAllocationIsNotFoundAndTheDvmSurvives",
+                """
+                spawn t sleep:1 spawn_target=no-such-allocation | ERR_NOT_FOUND
+                spawn t sleep:1                                 | SUCCESS
+                """),
+            scenario(
+                "B5",
+                "anApplicationNamingAnOwnerIsRefusedAndNothingIsReserved",
+                running("j")
+                    + """
+                    alloc app:$j:0 NEW alloc_target=x nodes=n2 | ERR_NO_PERMISSIONS | sessions: -; node n2 absent
+                    """),
+            scenario(
+                "B6",
+                "extendNamingNoAllocationIsABadParam",
+                """
+                alloc t EXTEND nodes=n2 | ERR_BAD_PARAM
+                """),
+            scenario(
+                "B7",
+                "extendOfUnknownAllocIdIsNotFound",
+                """
+                alloc t EXTEND alloc_id=bogus nodes=n2 | ERR_NOT_FOUND
+                """),
+            scenario(
+                "B8",
+                "extendOfAnotherJobsReservationIsRefused",
+                running("j1")
+                    + running("j2")
+                    + """
+                    alloc app:$j1:0 NEW nodes=n2                  | answered alloc_id>id |
+                    alloc app:$j2:0 EXTEND alloc_id=$id nodes=n3 | ERR_NO_PERMISSIONS   | unchanged
+                    """),
+            scenario(
+                "B8",
+                "underAScheduler_refusedBeforeTheSchedulerIsAsked",
+                running("j1")
+                    + running("j2")
+                    + """
+                    attach sched
+                    sc sched n1 7 inst alloc_id=s7 nodes=n2 requestor=app:$j1:0 | | session 7 present
+                    check mark
+                    # D477: the scheduler would grant what the DVM then refuses to apply
+                    alloc app:$j2:0 EXTEND alloc_id=s7 nodes=n3 | ERR_NO_PERMISSIONS | check asked 0; unchanged
+                    # an EXTEND of an allocation the DVM does not hold is still the scheduler's to answer
+                    alloc app:$j2:0 EXTEND alloc_id=elsewhere nodes=n3 | | check asked 1
+                    """),
+            scenario(
+                "B5",
+                "underAScheduler_refusedBeforeTheSchedulerIsAsked",
+                running("j")
+                    + """
+                    attach sched
+                    # D477: the scheduler would grant what the DVM then refuses to apply
+                    alloc app:$j:0 NEW alloc_target=x nodes=n2 | ERR_NO_PERMISSIONS | check asked 0; unchanged
+                    """),
+            scenario(
+                "B9",
+                "aSharedNewPutsTheNodesInThePoolWithoutAReservationId",
+                """
+                alloc t NEW alloc_share nodes=n2:2 | SUCCESS !alloc_id | pool has n2; sessions: -
+                """),
+            scenario(
+                "B10",
+                "releaseByIdTearsTheReservationDownShrinksItsDaemonsButNeverTheMasters",
+                """
+                register t
+                alloc t NEW nodes=n1,n2 | answered alloc_id>id |
+                check mark
+                alloc t RELEASE alloc_id=$id | SUCCESS | sessions: -; check stopped n2; pool has n1; pool lacks n2; daemon n1 UP; check notifiesSinceMark 0
+                """),
+            scenario(
+                "B12",
+                "releaseOfAnUnknownNodeIsNotFound",
+                """
+                alloc t RELEASE nodes=unknown-node | ERR_NOT_FOUND
+                """),
+            scenario(
+                "B13",
+                "releaseOfNothingIsNotFound",
+                """
+                alloc t RELEASE | ERR_NOT_FOUND
+                """),
+            scenario(
+                "B16",
+                "aCountWithoutASchedulerIsRefusedRatherThanAnEmptyReservation",
+                """
+                alloc t NEW alloc_num_nodes=2 | ERR_NOT_SUPPORTED | sessions: -
+                """),
+            scenario(
+                "B17",
+                "withASchedulerAttachedTheRequestIsForwardedWithTheRequestor",
+                """
+                attach sched
+                alloc t NEW alloc_num_nodes=2 | pending | check forwarded; check waitingForTheScheduler
+                check grant
+                """,
+                check(
+                    "forwarded",
+                    s -> {
+                      DvmDecision.Allocate up = (DvmDecision.Allocate) firstCall(s).call();
+                      assertThat(up.directive()).isEqualTo(AllocDirective.NEW);
+                      assertThat(up.requester()).isEqualTo(T.proc());
+                      assertThat(up.infos())
+                          .containsExactly(
+                              Info.of(PmixKey.PMIX_ALLOC_NUM_NODES, 2L),
+                              Info.of(PmixKey.PMIX_REQUESTOR, T.proc()));
+                    }),
+                check(
+                    "waitingForTheScheduler",
+                    s ->
+                        assertThat(s.h.core.view().pendingRequests())
+                            .singleElement()
+                            .satisfies(
+                                p -> assertThat(p.waiting()).isEqualTo(DvmView.Waiting.SCHEDULER))),
+                check(
+                    "grant",
+                    s -> {
+                      DvmDecision.ToScheduler call = firstCall(s);
+                      StatusInfos answer =
+                          new StatusInfos(
+                              PmixStatus.PMIX_SUCCESS, List.of(allocId("s1"), nodes("n5:2,n6:2")));
+                      s.h.event(new DvmEvent.SchedulerAnswered(call.callId(), answer));
+                      assertThat(s.h.answers.get(call.requestId().getAsLong())).isEqualTo(answer);
+                    })),
+            scenario(
+                "B18",
+                "theSchedulersGrantBecomesASessionOnlyThroughItsSessionControl",
+                """
+                attach sched
+                register t >ref
+                alloc t NEW nodes=n5
+                # PRRTE §7.4.3 Flow-of-Control: the scheduler informs the DVM of the grant through
+                # session control first
+                sc sched n1 42 inst alloc_id=s42 nodes=n5 requestor=t | SUCCESS
+                check grant | | check session42; session 42 hosts n5; daemon n5 UP; check readyToRef
+                """,
+                check(
+                    "grant",
+                    s -> {
+                      DvmDecision.ToScheduler call = firstCall(s);
+                      StatusInfos grant =
+                          new StatusInfos(PmixStatus.PMIX_SUCCESS, List.of(allocId("s42")));
+                      s.h.event(new DvmEvent.SchedulerAnswered(call.callId(), grant));
+                      assertThat(s.h.answers.get(call.requestId().getAsLong())).isEqualTo(grant);
+                    }),
+                check(
+                    "session42",
+                    s -> {
+                      DvmView.SessionView v = s.h.core.view().session(42).orElseThrow();
+                      assertThat(v.allocId()).isEqualTo("s42");
+                      assertThat(v.owner()).contains("tool-a");
+                    }),
+                check(
+                    "readyToRef",
+                    s ->
+                        assertThat(s.h.decisions(DvmDecision.Notify.class))
+                            .singleElement()
+                            .satisfies(
+                                n -> {
+                                  assertThat(n.event().status())
+                                      .isEqualTo(PmixStatus.PMIX_DVM_IS_READY.code());
+                                  assertThat(n.handlers())
+                                      .containsExactly(Long.parseLong(s.var("ref")));
+                                }))),
+            scenario(
+                "B19",
+                "aSchedulersRefusalGoesBackUnchangedAndChangesNothing",
+                """
+                attach sched
+                check mark
+                alloc t NEW nodes=n5
+                check schedulerAnswers ERR_NOT_SUPPORTED | | check sameAnswer; check sameAsMark; check notifies 0
+                """,
+                check(
+                    "sameAnswer",
+                    s ->
+                        assertThat(s.h.answers.get(firstCall(s).requestId().getAsLong()))
+                            .isEqualTo(s.named.get("schedulerAnswer")))),
+            scenario(
+                "B20",
+                "whenTheOwnerToolEndsDefaultInheritanceUnreservesTheNodes",
+                B1
+                    + """
+                    gone t | | sessions: -; pool has n2 n3
+                    spawn tool:prun:2000 @onN2N3 | SUCCESS
+                    """),
+            scenario(
+                "B21",
+                "inheritanceNoneHandsTheNodesBackWhenTheOwnerEnds",
+                """
+                alloc t NEW nodes=n2,n3 alloc_inheritance=NONE
+                gone t | | sessions: -; check stopped n2 n3; node n2 absent; check handedBack
+                """),
+            scenario(
+                "B22",
+                "inheritanceChildKeepsTheReservationUntilTheLastDescendantEnds",
+                running("j")
+                    + """
+                    alloc app:$j:0 NEW nodes=n2 alloc_inheritance=CHILD   | answered alloc_id>id |
+                    spawn app:$j:0 sleep:1 spawn_target=$id nohup         | answered nspace>c   |
+                    exit $j 0 | | check jobExists $c; check sessionCount 1
+                    exit $c 0 | | sessions: -; check stopped n2
+                    """,
+                check(
+                    "jobExists", s -> assertThat(s.h.core.view().job(s.args.get(0))).isPresent())),
+            scenario(
+                "B22",
+                "aGrandchildOutlivingItsParentKeepsTheReservationToo",
+                running("j")
+                    + """
+                    alloc app:$j:0 NEW nodes=n2:3 alloc_inheritance=CHILD | answered alloc_id>id |
+                    spawn app:$j:0 sleep:1 spawn_target=$id nohup         | answered nspace>c   |
+                    spawn app:$c:0 sleep:1 nohup                          | answered nspace>g   | check parentOf $g $c
+                    exit $j 0
+                    exit $c 0 | | check sessionCount 1
+                    exit $g 0 | | sessions: -
+                    """,
+                check(
+                    "parentOf",
+                    s ->
+                        assertThat(s.h.core.view().job(s.args.get(0)).orElseThrow().parent())
+                            .contains(s.args.get(1)))),
+            scenario(
+                "B17",
+                "aSecondSchedulerReplacesTheFirstWhoseCallsAreAnsweredUnreach",
+                """
+                attach sched
+                alloc t NEW nodes=n5
+                attach sched2 | ERR_UNREACH | check schedulerIs sched2
+                """,
+                check(
+                    "schedulerIs",
+                    s ->
+                        assertThat(s.h.core.view().scheduler()).contains(s.client(s.args.get(0))))),
+            scenario(
+                "B23",
+                "aTimeoutWarningGoesOnlyToTheRecordedRequester",
+                """
+                attach sched
+                register t >ref
+                register tool:other:1000
+                sc sched n1 7 inst alloc_id=s7 alloc_req_id=r7 nodes=n5 requestor=t
+                check mark
+                check timeoutWarning | | check notifiesSinceMark 1; check warnedTheRequester; unchanged
+                """,
+                check(
+                    "timeoutWarning",
+                    s ->
+                        s.h.event(
+                            new DvmEvent.SchedulerEvent(
+                                PmixStatus.PMIX_ALLOC_TIMEOUT_WARNING.code(),
+                                List.of(
+                                    allocId("s7"), Info.of(PmixKey.PMIX_TIME_REMAINING, 30L))))),
+                check(
+                    "warnedTheRequester",
+                    s -> {
+                      List<DvmDecision.Notify> ns = s.h.decisions(DvmDecision.Notify.class);
+                      DvmDecision.Notify n = ns.get(ns.size() - 1);
+                      assertThat(n.handlers()).containsExactly(Long.parseLong(s.var("ref")));
+                      assertThat(n.event().infos())
+                          .containsExactly(
+                              allocId("s7"),
+                              reqId("r7"),
+                              Info.of(PmixKey.PMIX_TIME_REMAINING, 30L));
+                    })),
+            scenario(
+                "B24",
+                "activateStartsDaemonsOnHeldIdleNodesWithoutTheScheduler",
+                """
+                attach sched
+                register t >ref
+                alloc t ACTIVATE host=+e   | ERR_BAD_PARAM
+                alloc t ACTIVATE host=n4:4 | ERR_BAD_PARAM | check starts n4 0
+                alloc t ACTIVATE host=+all | SUCCESS       | check starts n4 1; daemon n4 UP; check noSchedulerCall; check onlyEventToRef
+                """,
+                check(
+                    "starts",
+                    s ->
+                        assertThat(
+                                s.h.decisions(
+                                    DvmDecision.StartDaemon.class,
+                                    d -> d.host().equals(s.args.get(0))))
+                            .hasSize(Integer.parseInt(s.args.get(1)))),
+                check(
+                    "noSchedulerCall",
+                    s -> assertThat(s.h.decisions(DvmDecision.ToScheduler.class)).isEmpty()),
+                check(
+                    "onlyEventToRef",
+                    s ->
+                        assertThat(s.h.decisions(DvmDecision.Notify.class))
+                            .singleElement()
+                            .satisfies(
+                                n ->
+                                    assertThat(n.handlers())
+                                        .containsExactly(Long.parseLong(s.var("ref")))))),
+            scenario(
+                "B24",
+                "activateNamesNodesByHostfileTooReadByTheService",
+                """
+                alloc t ACTIVATE hostfile=hosts.txt | | check readsHostsTxt
+                check hostsTxtRead | SUCCESS | daemon n4 UP
+                """,
+                check(
+                    "readsHostsTxt",
+                    s ->
+                        assertThat(s.h.decisions(DvmDecision.ReadFile.class))
+                            .containsExactly(new DvmDecision.ReadFile(s.lastRequest, "hosts.txt"))),
+                check(
+                    "hostsTxtRead",
+                    s ->
+                        s.h.event(
+                            new DvmEvent.FileRead(
+                                s.lastRequest,
+                                "hosts.txt",
+                                Optional.of("# idle\nn4 slots=2\n"),
+                                "")))),
+            scenario(
+                "B25",
+                "aSpawnWhoseAllocationIsRefusedFailsWithJobAllocFailedAndLaunchesNothing",
+                """
+                attach sched
+                spawn t sleep:1 @newN5 | pending
+                check schedulerAnswers ERR_OUT_OF_RESOURCE | ERR_JOB_ALLOC_FAILED | launches: -; check noJobs
+                """,
+                check("noJobs", s -> assertThat(s.h.core.view().jobs()).isEmpty())),
+            scenario(
+                "B25",
+                "aSpawnAllocationWithoutItsDirectiveIsABadParam",
+                """
+                spawn t sleep:1 @noDirective | ERR_BAD_PARAM | sessions: -; node n5 absent
+                """),
+            scenario(
+                "B25",
+                "aGrantedSpawnAllocationIsServedFirstThenLaunchedIntoIt",
+                """
+                spawn t sleep:2 @newN5x2 | SUCCESS nspace>ns | check servedInto $ns n5
+                """,
+                check(
+                    "servedInto",
+                    s -> {
+                      DvmView.JobView j = s.h.core.view().job(s.args.get(0)).orElseThrow();
+                      assertThat(s.h.core.view().session(j.sessionId()).orElseThrow().hosts())
+                          .containsExactly(s.args.get(1));
+                      assertThat(j.procsPerNode()).containsOnlyKeys(s.args.get(1));
+                    })),
+            scenario(
+                "B25",
+                "aLaunchFailingAfterTheGrantHandsTheAllocationBack",
+                """
+                check failingLaunch prte-dvm@1
+                spawn t sleep:1 @newN5 | ERR_JOB_FAILED_TO_LAUNCH | sessions: -; check handedBackOnce; node n5 absent
+                """,
+                check("failingLaunch", s -> s.h.failingLaunches.add(s.args.get(0))),
+                check(
+                    "handedBackOnce",
+                    s ->
+                        assertThat(s.h.decisions(DvmDecision.SessionReclaimed.class))
+                            .singleElement()
+                            .satisfies(r -> assertThat(r.handedBack()).isTrue())))));
   }
 }
