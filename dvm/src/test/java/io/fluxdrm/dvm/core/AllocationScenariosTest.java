@@ -17,8 +17,6 @@ import io.fluxdrm.pmix.request.SpawnAllocation;
 import io.fluxdrm.testkit.StepTable;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -155,12 +153,6 @@ class AllocationScenariosTest {
                   assertThat(DvmHarness.snapshot(s.h.core.view()))
                       .isEqualTo(s.named.get("mark.view"))),
           check(
-              "stopped",
-              s ->
-                  assertThat(s.h.decisions(DvmDecision.StopDaemon.class))
-                      .extracting(DvmDecision.StopDaemon::host)
-                      .containsExactlyElementsOf(s.args)),
-          check(
               "handedBack",
               s ->
                   assertThat(s.h.decisions(DvmDecision.SessionReclaimed.class).get(0).handedBack())
@@ -176,16 +168,13 @@ class AllocationScenariosTest {
           check(
               "schedulerAnswers",
               s -> {
-                DvmDecision.ToScheduler call = firstCall(s);
                 StatusInfos no = StatusInfos.of(PmixStatus.valueOf("PMIX_" + s.args.get(0)));
-                s.h.event(new DvmEvent.SchedulerAnswered(call.callId(), no));
                 s.named.put("schedulerAnswer", no);
+                s.named.put("answeredWith", s.schedulerAnswers(firstCall(s), no));
               }));
 
   static StepTable.Scenario scenario(
       String id, String title, String table, DvmSteps.Named... checks) {
-    List<DvmSteps.Named> all = new ArrayList<>(COMMON);
-    all.addAll(Arrays.asList(checks));
     return DvmSteps.scenario(
         id,
         title,
@@ -214,7 +203,8 @@ class AllocationScenariosTest {
           s.named.put("noDirective", spawnAlloc(nodes("n5")));
         },
         table,
-        all.toArray(DvmSteps.Named[]::new));
+        COMMON,
+        checks);
   }
 
   @TestFactory
@@ -374,7 +364,7 @@ class AllocationScenariosTest {
                 register t
                 alloc t NEW nodes=n1,n2 | answered alloc_id>id |
                 check mark
-                alloc t RELEASE alloc_id=$id | SUCCESS | sessions: -; check stopped n2; pool has n1; pool lacks n2; daemon n1 UP; check notifiesSinceMark 0
+                alloc t RELEASE alloc_id=$id | SUCCESS | sessions: -; stopped n2; pool has n1; pool lacks n2; daemon n1 UP; check notifiesSinceMark 0
                 """),
             scenario(
                 "B12",
@@ -423,12 +413,10 @@ class AllocationScenariosTest {
                 check(
                     "grant",
                     s -> {
-                      DvmDecision.ToScheduler call = firstCall(s);
                       StatusInfos answer =
                           new StatusInfos(
                               PmixStatus.PMIX_SUCCESS, List.of(allocId("s1"), nodes("n5:2,n6:2")));
-                      s.h.event(new DvmEvent.SchedulerAnswered(call.callId(), answer));
-                      assertThat(s.h.answers.get(call.requestId().getAsLong())).isEqualTo(answer);
+                      assertThat(s.schedulerAnswers(firstCall(s), answer)).isEqualTo(answer);
                     })),
             scenario(
                 "B18",
@@ -445,11 +433,9 @@ class AllocationScenariosTest {
                 check(
                     "grant",
                     s -> {
-                      DvmDecision.ToScheduler call = firstCall(s);
                       StatusInfos grant =
                           new StatusInfos(PmixStatus.PMIX_SUCCESS, List.of(allocId("s42")));
-                      s.h.event(new DvmEvent.SchedulerAnswered(call.callId(), grant));
-                      assertThat(s.h.answers.get(call.requestId().getAsLong())).isEqualTo(grant);
+                      assertThat(s.schedulerAnswers(firstCall(s), grant)).isEqualTo(grant);
                     }),
                 check(
                     "session42",
@@ -482,7 +468,7 @@ class AllocationScenariosTest {
                 check(
                     "sameAnswer",
                     s ->
-                        assertThat(s.h.answers.get(firstCall(s).requestId().getAsLong()))
+                        assertThat(s.named.get("answeredWith"))
                             .isEqualTo(s.named.get("schedulerAnswer")))),
             scenario(
                 "B20",
@@ -497,7 +483,7 @@ class AllocationScenariosTest {
                 "inheritanceNoneHandsTheNodesBackWhenTheOwnerEnds",
                 """
                 alloc t NEW nodes=n2,n3 alloc_inheritance=NONE
-                gone t | | sessions: -; check stopped n2 n3; node n2 absent; check handedBack
+                gone t | | sessions: -; stopped n2 n3; node n2 absent; check handedBack
                 """),
             scenario(
                 "B22",
@@ -507,7 +493,7 @@ class AllocationScenariosTest {
                     alloc app:$j:0 NEW nodes=n2 alloc_inheritance=CHILD   | answered alloc_id>id |
                     spawn app:$j:0 sleep:1 spawn_target=$id nohup         | answered nspace>c   |
                     exit $j 0 | | check jobExists $c; check sessionCount 1
-                    exit $c 0 | | sessions: -; check stopped n2
+                    exit $c 0 | | sessions: -; stopped n2
                     """,
                 check(
                     "jobExists", s -> assertThat(s.h.core.view().job(s.args.get(0))).isPresent())),

@@ -143,6 +143,20 @@ final class DvmSteps {
         });
   }
 
+  /** A scenario as above whose table may also use the checks {@code common} of its class. */
+  static StepTable.Scenario scenario(
+      String id,
+      String title,
+      Supplier<DvmConfig> config,
+      Check setup,
+      String table,
+      List<Named> common,
+      Named... checks) {
+    List<Named> all = new ArrayList<>(common);
+    all.addAll(Arrays.asList(checks));
+    return scenario(id, title, config, setup, table, all.toArray(Named[]::new));
+  }
+
   /** The value bound to {@code v}. */
   String var(String v) {
     String x = vars.get(v);
@@ -394,6 +408,15 @@ final class DvmSteps {
     }
   }
 
+  /**
+   * The scheduler answers the DVM's {@code call} with {@code answer}; returns what the request the
+   * call was for is answered now.
+   */
+  StatusInfos schedulerAnswers(DvmDecision.ToScheduler call, StatusInfos answer) {
+    h.event(new DvmEvent.SchedulerAnswered(call.callId(), answer));
+    return h.answers.get(call.requestId().getAsLong());
+  }
+
   private static AssertionError missing(String at, String key) {
     return new AssertionError(at + ": no entry " + key);
   }
@@ -413,7 +436,8 @@ final class DvmSteps {
    *   <li>{@code sessions: -} no session; {@code session ID absent|present|paused|not paused};
    *       {@code session ID hosts H...} (in order);
    *   <li>{@code pool has H...}, {@code pool lacks H...}, {@code pool is H...} (any order);
-   *   <li>{@code daemon HOST STATE}; {@code node HOST absent};
+   *   <li>{@code daemon HOST STATE}; {@code node HOST absent}; {@code stopped H...}: every daemon
+   *       stopped so far, in order;
    *   <li>{@code job NS absent}, {@code job NS STATE}, {@code job NS stopped|not stopped} (its
    *       recorded state);
    *   <li>{@code launched NS on H...}: its launch's placements, in rank order;
@@ -465,6 +489,11 @@ final class DvmSteps {
         case "is" -> assertThat(v.pool()).as(at).containsExactlyInAnyOrderElementsOf(tail);
         default -> throw new IllegalArgumentException(at + ": unknown check");
       }
+    } else if (t[0].equals("stopped")) {
+      assertThat(h.decisions(DvmDecision.StopDaemon.class))
+          .as(at)
+          .extracting(DvmDecision.StopDaemon::host)
+          .containsExactlyElementsOf(Arrays.asList(t).subList(1, t.length));
     } else if (t[0].equals("daemon")) {
       assertThat(v.node(t[1]).orElseThrow().daemon()).as(at).isEqualTo(DaemonState.valueOf(t[2]));
     } else if (t[0].equals("node") && t[2].equals("absent")) {

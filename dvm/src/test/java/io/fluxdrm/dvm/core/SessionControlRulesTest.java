@@ -360,8 +360,7 @@ class SessionControlRulesTest {
                           new StatusInfos(
                               PmixStatus.PMIX_ERR_NO_PERMISSIONS,
                               List.of(Info.of(PmixKey.PMIX_SESSION_CTRL_ID, "from-the-scheduler")));
-                      s.h.event(new DvmEvent.SchedulerAnswered(call.callId(), answer));
-                      assertThat(s.h.answers.get(call.requestId().getAsLong())).isEqualTo(answer);
+                      assertThat(s.schedulerAnswers(call, answer)).isEqualTo(answer);
                     })),
             scenario(
                 "C32",
