@@ -147,6 +147,14 @@ class DvmTryItOutIT {
     }
   }
 
+  /**
+   * Whether {@code p} runs sleep (/bin is a link to /usr/bin on many systems: the kernel reports
+   * the resolved path).
+   */
+  private boolean isSleep(ProcessHandle p) {
+    return p.info().command().orElse("").endsWith("/sleep");
+  }
+
   /** The DVM's procs of job {@code nspace}: its children whose environment names the job. */
   private List<ProcessHandle> procsOf(String nspace) {
     return dvm.children()
@@ -172,13 +180,13 @@ class DvmTryItOutIT {
     assertThat(inst.infoString(PmixKey.PMIX_SESSION_ID)).isEqualTo("42");
     assertThat(inst.infoString(PmixKey.PMIX_ALLOC_ID)).isEqualTo("42");
     String ns = inst.infoString(PmixKey.PMIX_NSPACE);
-    // a successful return means the job is running (PRRTE §7.4.4.2.1 "Instantiation")
+    // a successful return means the job is running (PRRTE §7.4.4.2.1 "Instantiation"): both
+    // procs are started, each through its lifeline (setsid, then sh, then exec of the program,
+    // D498), a chain still under way for a moment on a loaded machine, while which a proc's
+    // /proc environ may read empty
+    Wait.until(SLOW, () -> procsOf(ns).stream().filter(this::isSleep).count() == 2);
     List<ProcessHandle> procs = procsOf(ns);
-    assertThat(procs).hasSize(2);
-    for (ProcessHandle p : procs) {
-      // /bin is a link to /usr/bin on many systems: the kernel reports the resolved path
-      assertThat(p.info().command().orElse("")).endsWith("/sleep");
-    }
+    assertThat(procs).hasSize(2).allMatch(this::isSleep);
 
     assertThat(sessionctrl("pause", "42").status()).isZero();
     for (ProcessHandle p : procs) {
