@@ -116,8 +116,7 @@ public record Info(String key, PmixDataType type, Object value) {
    * @return true for a PMIX_DATA_ARRAY whose elements are all {@link Info}
    */
   public boolean isInfoArray() {
-    return type == PmixDataType.PMIX_DATA_ARRAY
-        && ((List<?>) value).stream().allMatch(Info.class::isInstance);
+    return type == PmixDataType.PMIX_DATA_ARRAY && all((List<?>) value, Info.class);
   }
 
   /**
@@ -128,7 +127,17 @@ public record Info(String key, PmixDataType type, Object value) {
   public boolean isAppArray() {
     return type == PmixDataType.PMIX_DATA_ARRAY
         && !((List<?>) value).isEmpty()
-        && ((List<?>) value).stream().allMatch(App.class::isInstance);
+        && all((List<?>) value, App.class);
+  }
+
+  /** Whether every element is a {@code c}; a loop, as every request's infos are asked this. */
+  private static boolean all(List<?> l, Class<?> c) {
+    for (Object o : l) {
+      if (!c.isInstance(o)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -154,7 +154,7 @@ public record AllocationRequest(
 
   /** The first resource-selection key given (typed or not), by name, if any. */
   public Optional<String> firstSelection() {
-    return selection.stream().findFirst();
+    return selection.isEmpty() ? Optional.empty() : Optional.of(selection.get(0));
   }
 
   /**

@@ -113,9 +113,12 @@ public record SessionControl(
    * @return true when one of them is {@code PMIX_SESSION_COMPLETE} true
    */
   public static boolean completes(List<Info> directives) {
-    return directives.stream()
-        .anyMatch(
-            i -> i.key().equals(PmixKey.PMIX_SESSION_COMPLETE) && Boolean.TRUE.equals(i.value()));
+    for (Info i : directives) {
+      if (i.key().equals(PmixKey.PMIX_SESSION_COMPLETE) && Boolean.TRUE.equals(i.value())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
