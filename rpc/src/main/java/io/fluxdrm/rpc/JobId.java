@@ -84,15 +84,21 @@ public final class JobId {
 
   /** 16 hex digits in groups of four, as flux-core's KVS job keys: {@code 0000.0005.4f00.0000}. */
   public static String dothex(long id) {
-    String h = String.format("%016x", id);
-    return h.substring(0, 4)
-        + "."
-        + h.substring(4, 8)
-        + "."
-        + h.substring(8, 12)
-        + "."
-        + h.substring(12, 16);
+    // written digit by digit: this names every job's R in the KVS, once per grant (issue 32)
+    char[] c = new char[19];
+    int k = c.length;
+    long v = id;
+    for (int i = 0; i < 16; i++) {
+      if (i > 0 && i % 4 == 0) {
+        c[--k] = '.';
+      }
+      c[--k] = HEX[(int) (v & 0xf)];
+      v >>>= 4;
+    }
+    return new String(c);
   }
+
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
 
   /** {@code id} as a JSON integer, its 64 bits read as unsigned (D11: never a double). */
   public static JsonNode json(long id) {

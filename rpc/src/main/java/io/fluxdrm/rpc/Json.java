@@ -9,6 +9,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /** JSON payload helpers: compact serialization with the trailing NUL, strict parsing. */
 public final class Json {
@@ -39,6 +40,19 @@ public final class Json {
       return out;
     } catch (JsonProcessingException | IllegalArgumentException e) {
       throw new RpcException(Errno.EINVAL, "payload: cannot serialize (" + e.getMessage() + ")");
+    }
+  }
+
+  /**
+   * Returns a JSON value as compact UTF-8 text, without the NUL of a payload.
+   *
+   * @throws RpcException EINVAL when it cannot be serialized
+   */
+  public static byte[] compact(JsonNode value) {
+    try {
+      return MAPPER.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new RpcException(Errno.EINVAL, "json: cannot serialize (" + e.getMessage() + ")");
     }
   }
 
@@ -78,16 +92,55 @@ public final class Json {
     try {
       node = MAPPER.readTree(s);
     } catch (JsonProcessingException e) {
-      String why = e.getOriginalMessage();
-      int nl = why.indexOf('\n');
-      throw RpcException.proto(
-          where
-              + ": invalid JSON at offset "
-              + e.getLocation().getCharOffset()
-              + " ("
-              + (nl < 0 ? why : why.substring(0, nl)).toLowerCase(java.util.Locale.ROOT)
-              + ")");
+      throw invalid(e, e.getLocation().getCharOffset(), where);
     }
+    return object(node, where);
+  }
+
+  /**
+   * Parses a JSON object from the first {@code length} bytes of {@code ascii}, which hold ASCII
+   * only ({@link #isAscii}): read from the bytes, with no text made first; errors as {@link
+   * #parseObject(String, String)}'s, {@code where} made only for one.
+   */
+  static ObjectNode parseObject(byte[] ascii, int length, Supplier<String> where) {
+    JsonNode node;
+    try {
+      node = MAPPER.readTree(ascii, 0, length);
+    } catch (JsonProcessingException e) {
+      // one byte is one character in ASCII: the offset is the text's
+      throw invalid(e, e.getLocation().getByteOffset(), where.get());
+    } catch (java.io.IOException e) {
+      throw RpcException.proto(where.get() + ": " + e.getMessage());
+    }
+    if (node == null || !node.isObject()) {
+      return object(node, where.get());
+    }
+    return (ObjectNode) node;
+  }
+
+  /** Whether every byte of {@code b} is ASCII (a NUL included). */
+  static boolean isAscii(byte[] b) {
+    for (byte x : b) {
+      if (x < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static RpcException invalid(JsonProcessingException e, long offset, String where) {
+    String why = e.getOriginalMessage();
+    int nl = why.indexOf('\n');
+    return RpcException.proto(
+        where
+            + ": invalid JSON at offset "
+            + offset
+            + " ("
+            + (nl < 0 ? why : why.substring(0, nl)).toLowerCase(java.util.Locale.ROOT)
+            + ")");
+  }
+
+  private static ObjectNode object(JsonNode node, String where) {
     if (node == null || !node.isObject()) {
       throw RpcException.proto(
           where

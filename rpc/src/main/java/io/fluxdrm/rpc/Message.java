@@ -242,12 +242,19 @@ public final class Message {
    * @throws RpcException EPROTO when there is no payload, no NUL, invalid JSON or not an object
    */
   public ObjectNode json() {
-    String s = text();
-    if (s == null) {
+    if (payload == null) {
       throw RpcException.proto(
           "payload of " + describeTopic() + ": missing (expected: JSON object)");
     }
-    return Json.parseObject(s, "payload of " + describeTopic());
+    if (payload.length > 0 && payload[payload.length - 1] == 0 && Json.isAscii(payload)) {
+      // the common case, read from the bytes as they are: ASCII is UTF-8 (issue 32)
+      return Json.parseObject(payload, payload.length - 1, this::describePayload);
+    }
+    return Json.parseObject(text(), describePayload());
+  }
+
+  private String describePayload() {
+    return "payload of " + describeTopic();
   }
 
   private String describeTopic() {

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class MessageCodecTest {
   private static final HexFormat HEX = HexFormat.of();
@@ -225,6 +226,42 @@ class MessageCodecTest {
         .isInstanceOfSatisfying(
             RpcException.class, e -> assertThat(e.errnum()).isEqualTo(Errno.EPROTO))
         .hasMessageContaining("payload of svc.method: " + expected);
+  }
+
+  /**
+   * An ASCII payload is read from its bytes (issue 32): its errors are the text path's, word for
+   * word.
+   */
+  @ParameterizedTest(name = "[{index}] {0}")
+  @ValueSource(
+      strings = {
+        "{\"a\":1,}",
+        "{\"a\" 1}",
+        "{",
+        "{\"a\":tru}",
+        "{\"a\":[1,2}",
+        "{\"a\":\"\\q\"}",
+        "[1]",
+        "7",
+        ""
+      })
+  void json_asciiPayload_failsAsTheTextPathDoes(String text) {
+    Message m = Message.request("svc.method", Json.text(text));
+    assertThatThrownBy(m::json)
+        .isInstanceOf(RpcException.class)
+        .satisfies(
+            e ->
+                assertThatThrownBy(() -> Json.parseObject(text, "payload of svc.method"))
+                    .hasMessage(e.getMessage()));
+  }
+
+  @Test
+  void json_asciiAndUtf8Payloads_readAlike() {
+    assertThat(Message.request("svc.method", Json.text("{\"a\":[1,\"x\"]}")).json())
+        .isEqualTo(Json.parseObject("{\"a\":[1,\"x\"]}", "t"));
+    assertThat(
+            Message.request("svc.method", Json.text("{\"a\":\"\u00e9\"}")).json().get("a").asText())
+        .isEqualTo("\u00e9");
   }
 
   @Test

@@ -24,6 +24,10 @@ final class IntegerFidelity {
   private IntegerFidelity() {}
 
   static List<Violation> check(JsonSchema schema, JsonNode doc) {
+    if (!hasIntegralFloat(doc)) {
+      // most documents: nothing to probe, and no pointer made (issue 32)
+      return List.of();
+    }
     Map<String, JsonNode> found = new HashMap<>();
     JsonNode probe = probe(doc, "", found);
     if (found.isEmpty()) {
@@ -59,6 +63,22 @@ final class IntegerFidelity {
       integer |= t.asText().equals("integer");
     }
     return integer;
+  }
+
+  /** Whether {@code node} holds a floating-point number without a fraction part. */
+  private static boolean hasIntegralFloat(JsonNode node) {
+    if (node.isFloatingPointNumber()) {
+      double d = node.asDouble();
+      return Double.isFinite(d) && d == Math.rint(d);
+    }
+    if (node.isContainerNode()) {
+      for (JsonNode child : node) {
+        if (hasIntegralFloat(child)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** A copy of {@code node} with integral floating-point numbers moved by 0.5, or {@code node}. */
