@@ -3,7 +3,6 @@ package io.fluxdrm.sched;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +12,7 @@ import java.util.Optional;
  * shrink, not yet named by {@code sched.free}: still the job's, never handed out, D7).
  */
 final class Holdings {
-  private final Map<Long, Holding> jobs = new HashMap<>();
+  private final Map<Long, Holding> jobs = new JobIdMap<>();
 
   /** What one job holds, and the part of it being released. */
   private record Holding(ResourceSet held, ResourceSet releasing) {}

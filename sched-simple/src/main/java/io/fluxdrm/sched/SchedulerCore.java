@@ -5,7 +5,6 @@ import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +47,8 @@ public final class SchedulerCore {
   /** Pending allocs, in the order they are served (the policy's). */
   private final TreeSet<PendingAlloc> queue;
 
-  private final Map<Long, PendingAlloc> pendingById = new HashMap<>();
-  private final Map<Long, Running> running = new HashMap<>();
+  private final Map<Long, PendingAlloc> pendingById = new JobIdMap<>();
+  private final Map<Long, Running> running = new JobIdMap<>();
   private final ReallocQueue reallocs;
 
   private SchedulerCore(ResourcePool pool, SchedulerOptions options) {

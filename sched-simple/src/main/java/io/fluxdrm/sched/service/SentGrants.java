@@ -3,8 +3,8 @@ package io.fluxdrm.sched.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.rset.ResourceSet;
+import io.fluxdrm.sched.JobIdMap;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -19,7 +19,7 @@ import java.util.Map;
 final class SentGrants {
   private record Sent(JsonNode json, ResourceSet r) {}
 
-  private final Map<Long, Sent> byJob = new HashMap<>();
+  private final Map<Long, Sent> byJob = new JobIdMap<>();
 
   /**
    * Node equality where two numbers are the same when both are integers or both are not, of equal

@@ -8,6 +8,7 @@ import io.fluxdrm.rpc.Json;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.rset.RsetException;
+import io.fluxdrm.sched.JobIdMap;
 import io.fluxdrm.sched.SchedException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +18,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -40,7 +40,7 @@ public final class StateStore implements RStore {
   private static final String NEXT_ALLOC_ID = "next-alloc-id";
 
   private final Path dir;
-  private final Map<Long, ResourceSet> jobs = new HashMap<>();
+  private final Map<Long, ResourceSet> jobs = new JobIdMap<>();
   private long nextAllocId = 1;
 
   private StateStore(Path dir) {
