@@ -1,5 +1,6 @@
 package io.fluxdrm.sched.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.protocol.FluxTopics;
 import io.fluxdrm.protocol.ReallocResponseType;
@@ -15,9 +16,9 @@ import io.fluxdrm.rpc.service.PendingRequests;
 import io.fluxdrm.rpc.service.ServiceRequest;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.sched.Decision;
+import io.fluxdrm.sched.JobIdMap;
 import io.fluxdrm.sched.SchedEvent;
 import io.fluxdrm.sched.SchedulerCore;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
@@ -47,7 +48,7 @@ final class DecisionRunner {
   private RStore kvs;
 
   /** Pending {@code sched.alloc} by job id (RFC 27 §4.1: one alloc per job). */
-  private final Map<Long, ServiceRequest> allocs = new HashMap<>();
+  private final Map<Long, ServiceRequest> allocs = new JobIdMap<>();
 
   /** The R of each grant as sent, for the final free (D571). */
   private final SentGrants sentGrants = new SentGrants();
@@ -265,12 +266,15 @@ final class DecisionRunner {
     long id = s.jobId();
     log.info("alloc {}: {}", JobId.f58(id), s.resourceSummary());
     sync(id);
-    ObjectNode answer = Payloads.allocSuccess(s);
-    sentGrants.sent(id, answer.get("R"), s.r());
+    // R is encoded once, for the answer and the KVS both (D571); the tree is kept for the free
+    JsonNode r = s.r().toJson();
+    byte[] text = Json.compact(r);
+    byte[] answer = Payloads.allocSuccessEncoded(s, text);
+    sentGrants.sent(id, r, s.r());
     if (kvs != null) {
       // D147: the R is in the KVS before the job manager hears SUCCESS
       ServiceRequest req = allocs.remove(id);
-      kvs.write(id, s.r(), answer.get("R"))
+      kvs.write(id, s.r(), text)
           .whenComplete(
               (m, err) -> {
                 if (req == null) {
@@ -285,11 +289,16 @@ final class DecisionRunner {
                       ex.getMessage());
                   req.fail(Errno.EIO, "alloc: kvs.commit of " + KvsRStore.rKey(id) + " failed");
                 } else {
-                  req.respond(answer);
+                  req.respondEncoded(answer);
                 }
               });
     } else {
-      answerAlloc(id, answer);
+      ServiceRequest req = allocs.remove(id);
+      if (req != null) {
+        req.respondEncoded(answer);
+      } else {
+        log.debug("alloc {}: its request is gone, answer dropped", JobId.f58(id));
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import io.fluxdrm.protocol.FluxTopics;
 import io.fluxdrm.rpc.Errno;
 import io.fluxdrm.rpc.JobId;
 import io.fluxdrm.rpc.Json;
+import io.fluxdrm.rpc.Message;
 import io.fluxdrm.rpc.RpcException;
 import io.fluxdrm.rpc.client.FluxHandle;
 import io.fluxdrm.rset.ResourceSet;
@@ -37,27 +38,40 @@ final class KvsRStore implements RStore {
   }
 
   @Override
-  public CompletableFuture<Void> write(long id, ResourceSet r, JsonNode encoded) {
-    try {
-      return commit(id, Json.mapper().writeValueAsBytes(encoded));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      return write(id, r);
-    }
+  public CompletableFuture<Void> write(long id, ResourceSet r, byte[] json) {
+    return commit(id, json);
   }
 
+  /**
+   * The {@code kvs.commit} of one R, written from its parts (issue 32): the key and the base64
+   * value hold no character that JSON escapes, so these are the bytes the payload's tree would
+   * serialize to.
+   */
   private CompletableFuture<Void> commit(long id, byte[] r) {
-    ObjectNode p = Json.object();
-    p.put("namespace", "primary");
-    p.put("flags", 0);
-    ObjectNode op = p.putArray("ops").addObject();
-    op.put("key", rKey(id));
-    op.put("flags", 0);
-    ObjectNode dirent = op.putObject("dirent");
-    dirent.put("ver", 1);
-    dirent.put("type", "val");
-    dirent.put("data", Base64.getEncoder().encodeToString(r));
-    return handle.rpc(FluxTopics.KVS_COMMIT, p).thenApply(m -> null);
+    byte[] key = rKey(id).getBytes(StandardCharsets.US_ASCII);
+    byte[] data = Base64.getEncoder().encode(r);
+    byte[] p =
+        new byte
+            [COMMIT_HEAD.length
+                + key.length
+                + COMMIT_MID.length
+                + data.length
+                + COMMIT_TAIL.length];
+    int k = 0;
+    for (byte[] part : new byte[][] {COMMIT_HEAD, key, COMMIT_MID, data, COMMIT_TAIL}) {
+      System.arraycopy(part, 0, p, k, part.length);
+      k += part.length;
+    }
+    return handle.call(Message.request(FluxTopics.KVS_COMMIT, p), null).thenApply(m -> null);
   }
+
+  private static final byte[] COMMIT_HEAD =
+      "{\"namespace\":\"primary\",\"flags\":0,\"ops\":[{\"key\":\""
+          .getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] COMMIT_MID =
+      "\",\"flags\":0,\"dirent\":{\"ver\":1,\"type\":\"val\",\"data\":\""
+          .getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] COMMIT_TAIL = "\"}}]}\0".getBytes(StandardCharsets.US_ASCII);
 
   @Override
   public CompletableFuture<ResourceSet> read(long id) {

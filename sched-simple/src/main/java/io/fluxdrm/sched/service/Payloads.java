@@ -1,5 +1,6 @@
 package io.fluxdrm.sched.service;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.protocol.ReallocAnswer;
@@ -13,6 +14,7 @@ import io.fluxdrm.rset.RsetException;
 import io.fluxdrm.sched.Decision;
 import io.fluxdrm.schemas.Schemas;
 import io.fluxdrm.schemas.Violation;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,6 +99,33 @@ final class Payloads {
     }
     return o;
   }
+
+  /**
+   * {@link #allocSuccess} serialized as a payload (with its NUL), written from its parts around
+   * {@code r}, the compact JSON text of {@code d}'s R: the bytes the tree serializes to, without
+   * building it (issue 32).
+   */
+  static byte[] allocSuccessEncoded(Decision.AllocSuccess d, byte[] r) {
+    StringBuilder head = new StringBuilder(48);
+    head.append("{\"id\":").append(Long.toUnsignedString(d.jobId()));
+    head.append(",\"type\":").append(d.type().code()).append(",\"R\":");
+    byte[] h = head.toString().getBytes(StandardCharsets.US_ASCII);
+    byte[] summary = JsonStringEncoder.getInstance().quoteAsUTF8(d.resourceSummary());
+    byte[] tail = d.clearsPending() ? SUCCESS_TAIL_CLEARING : SUCCESS_TAIL;
+    byte[] out = new byte[h.length + r.length + SUCCESS_MID.length + summary.length + tail.length];
+    int k = 0;
+    for (byte[] part : new byte[][] {h, r, SUCCESS_MID, summary, tail}) {
+      System.arraycopy(part, 0, out, k, part.length);
+      k += part.length;
+    }
+    return out;
+  }
+
+  private static final byte[] SUCCESS_MID =
+      ",\"annotations\":{\"sched\":{\"resource_summary\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SUCCESS_TAIL = "\"}}}\0".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SUCCESS_TAIL_CLEARING =
+      "\",\"reason_pending\":null,\"jobs_ahead\":null}}}\0".getBytes(StandardCharsets.US_ASCII);
 
   /** The {@code sched.alloc} ANNOTATE response of a job left pending. */
   static ObjectNode allocAnnotate(Decision.AllocAnnotate d) {

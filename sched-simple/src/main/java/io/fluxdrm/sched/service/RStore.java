@@ -1,6 +1,5 @@
 package io.fluxdrm.sched.service;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.concurrent.CompletableFuture;
 
@@ -26,10 +25,11 @@ public interface RStore {
   CompletableFuture<Void> write(long id, ResourceSet r);
 
   /**
-   * Records {@code r}, whose JSON encoding {@code encoded} the caller has already made, as job
-   * {@code id}'s R: a store that writes JSON uses it instead of encoding {@code r} again.
+   * Records {@code r}, whose compact JSON text {@code json} (UTF-8) the caller has already made, as
+   * job {@code id}'s R: a store that writes JSON writes those bytes instead of encoding {@code r}
+   * again.
    */
-  default CompletableFuture<Void> write(long id, ResourceSet r, JsonNode encoded) {
+  default CompletableFuture<Void> write(long id, ResourceSet r, byte[] json) {
     return write(id, r);
   }
 }

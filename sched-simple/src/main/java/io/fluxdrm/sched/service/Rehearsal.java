@@ -70,6 +70,16 @@ public final class Rehearsal {
    */
   public static Result run(SchedulerOptions options, int jobs, Duration limit)
       throws InterruptedException {
+    return run(options, jobs, limit, false);
+  }
+
+  /**
+   * As {@link #run(SchedulerOptions, int, Duration)}; with {@code logged}, the rehearsing scheduler
+   * logs its lines as a serving one does, so that the logging path is warm too (issue 32): the
+   * caller keeps them from the user (the jobs they name do not exist).
+   */
+  public static Result run(SchedulerOptions options, int jobs, Duration limit, boolean logged)
+      throws InterruptedException {
     if (jobs < 1 || jobs > MAX_JOBS) {
       throw new IllegalArgumentException(
           "rehearsal: " + jobs + " jobs (expected: 1 to " + MAX_JOBS + ")");
@@ -92,11 +102,9 @@ public final class Rehearsal {
         reactor.execute(() -> playBroker(broker).whenComplete(done(played)));
         await(played, limit, "the broker's services");
         FluxHandle h = Connectors.openLocal(reactor, listener.uri(), limit);
-        SchedService svc =
-            SchedService.attached()
-                .options(options.withQueueDepth(QueueDepth.unlimited()))
-                .silent()
-                .build();
+        SchedService.Builder b =
+            SchedService.attached().options(options.withQueueDepth(QueueDepth.unlimited()));
+        SchedService svc = (logged ? b : b.silent()).build();
         CompletableFuture<Void> started = new CompletableFuture<>();
         reactor.execute(() -> svc.start(h).whenComplete(done(started)));
         await(started, limit, "the scheduler's start");
@@ -163,11 +171,15 @@ public final class Rehearsal {
     }
 
     private void next() {
-      long id = ++issued;
+      int n = ++issued;
+      // as a job manager's: FLUIDs of two jobs a millisecond (RFC 19: timestamp over sequence),
+      // times of submission in seconds since the epoch to the microsecond, so that the first real
+      // jobs meet the paths these take (D570, issue 32)
+      long id = (1000L + n / 2) << 24 | (n % 2);
       ObjectNode p = Json.object().put("id", id).put("priority", 16).put("userid", 0);
-      p.put("t_submit", 1.0);
+      p.put("t_submit", 1_796_000_000.123_456_7 + n * 0.001_234_567);
       // one job in four takes a whole node, the others one core: both paths of the pool
-      p.set("jobspec", jobspecs[id % 4 == 0 ? 1 : 0]);
+      p.set("jobspec", jobspecs[n % 4 == 0 ? 1 : 0]);
       h.rpc("sched.alloc", p)
           .whenComplete(
               (Message m, Throwable e) -> {
@@ -202,7 +214,13 @@ public final class Rehearsal {
       ObjectNode task = js.putArray("tasks").addObject().put("slot", "task");
       task.putArray("command").add("true");
       task.putObject("count").put("per_slot", 1);
-      js.putObject("attributes").putObject("system").put("duration", 0);
+      // the system attributes flux submit writes
+      ObjectNode system = js.putObject("attributes").putObject("system");
+      system.put("duration", 0).put("cwd", "/tmp");
+      ObjectNode rlimit =
+          system.putObject("shell").putObject("options").putObject("rlimit").put("cpu", -1);
+      rlimit.put("stack", 8_388_608).put("core", 0).put("nofile", 20_000).put("nproc", 96_367);
+      system.putObject("exec").putObject("test").put("run_duration", "0.01s");
       return js;
     }
   }
