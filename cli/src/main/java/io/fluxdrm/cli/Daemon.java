@@ -71,7 +71,7 @@ final class Daemon {
     Reactor.onFatal(
         (r, cause) -> {
           System.err.println("fluxdrm " + name + ": fatal: reactor " + r + " stopped: " + cause);
-          System.err.flush();
+          LogOutput.drain();
           Runtime.getRuntime().halt(Reactor.FATAL_EXIT);
         });
     CountDownLatch stopped = new CountDownLatch(1);
@@ -80,6 +80,7 @@ final class Daemon {
           log.info("stopping");
           beforeClose.run();
           reactor.close();
+          LogOutput.drain();
           stopped.countDown();
         };
     try {

@@ -386,8 +386,17 @@ final class SchedCommand implements Callable<Integer> {
     if (rehearse == 0) {
       return;
     }
+    // the rehearsal logs as the real scheduler will, for a warm logging path too; its lines, about
+    // jobs that do not exist, are discarded (D583)
+    LogOutput.install();
     try {
-      Rehearsal.Result r = Rehearsal.run(options, rehearse, Daemon.START_TIMEOUT);
+      Rehearsal.Result r;
+      LogOutput.discard(true);
+      try {
+        r = Rehearsal.run(options, rehearse, Daemon.START_TIMEOUT, true);
+      } finally {
+        LogOutput.discard(false);
+      }
       LOG.info("rehearsal: {} jobs in {} ms", r.jobs(), r.elapsed().toMillis());
     } catch (RpcException | java.io.UncheckedIOException e) {
       LOG.warn("rehearsal: {} (starting without it)", e.getMessage());
@@ -399,6 +408,8 @@ final class SchedCommand implements Callable<Integer> {
    * writes it), the listener and the reactor.
    */
   private int serve(Reactor reactor, AutoCloseable listener) throws InterruptedException {
+    // serving: the per-job log lines leave in batches, at most 100 ms late (D583)
+    LogOutput.install();
     return Daemon.serve(
         LOG,
         "fluxdrm-sched",
