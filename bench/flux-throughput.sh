@@ -87,7 +87,7 @@ measure() {   # measure NAME CPU-STAT-FILE
   flux job purge --force --num-limit=0 >/dev/null 2>&1 || true
   flux queue stop --quiet 2>/dev/null || flux queue stop
   submit
-  n=$(flux jobs -n -f pending -o '{id}' | wc -l)
+  n=$(flux jobs -n -c $((jobs + 1000)) -f pending -o '{id}' | wc -l)   # -c: flux jobs lists 1,000 at most by default
   s0=$(ticks "$stat"); b0=$(ticks /proc/$bpid/stat); c0=$(ticks /proc/$bpid/task/$cltid/stat)
   threads > "$work/threads.0"
   t0=$(date +%s.%N)
@@ -131,7 +131,7 @@ fluxdrm() {
   kill $pid; wait $pid 2>/dev/null || true
 }
 limit() {
-  java ${FLUXDRM_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto} \
+  java ${FLUXDRM_JAVA_OPTS:-$(sed -n 's/^daemon_opts="\(.*\)"$/\1/p' "$here/bin/fluxdrm")} \
     -cp "$here/sched-simple/target/benchmarks.jar" io.fluxdrm.sched.bench.LimitScheduler \
     "$FLUX_URI" "$cores" > "$work/limit.out" 2> "$work/limit.log" &
   local pid=$!
