@@ -16,10 +16,14 @@
 # usage: bench/flux-throughput.sh [-n NODES] [-c CORES] [-j JOBS] [-r RUNS] [-d DURATION] [-s SHAPE]
 #   defaults: 64 nodes x 4 cores, 2000 jobs, 3 runs, run_duration 0.01s, shape core
 #   SHAPE: core (flux submit -n1), node (-N1 --exclusive), mix (1 to 16 nodes, exclusive, in turn)
-# env: THREADS=1 also prints each broker thread's CPU per job (on stderr, "# NAME broker threads");
+# env: THREADS=1 also prints each broker thread's CPU per job (on stderr, "# NAME broker threads")
+#      and each thread's of fluxdrm's and the limit's JVM, in ms per job from
+#      /proc/PID/task/TID/schedstat ("# NAME jvm threads"; a thread that ends within the phase,
+#      such as an idle C1 compiler thread, is missing there but counted in sched_cpu_ms_per_job);
 #      FLUX_PREFIX (default /opt/flux, where ../shared/tools/build-flux-peer installs flux-core);
 #      FLUXDRM_JAVA_OPTS (the launcher's JVM flags; see bin/fluxdrm)
-# env: SCHEDS (default "limit sched-simple fluxdrm"), the schedulers to run
+# env: SCHEDS (default "limit sched-simple fluxdrm"), the schedulers to run; fluxdrm@DIR runs the
+#      fluxdrm of another checkout DIR (built the same way), for interleaved before/after runs
 # needs: cli/target/fluxdrm.jar (mvn -B -q -pl cli -am package -DskipTests) and
 #        sched-simple/target/benchmarks.jar (mvn -B -q -Pjmh -pl sched-simple -am package -DskipTests)
 set -euo pipefail
@@ -29,7 +33,7 @@ while getopts "n:c:j:r:d:s:h" o; do
   case $o in
     n) nodes=$OPTARG ;; c) cores=$OPTARG ;; j) jobs=$OPTARG ;; r) runs=$OPTARG ;;
     d) duration=$OPTARG ;; s) shape=$OPTARG ;;
-    *) sed -n '2,26p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,28p' "$0" >&2; exit 2 ;;
   esac
 done
 case $shape in core|node|mix) ;; *) echo "flux-throughput: -s $shape (expected: core, node or mix)" >&2; exit 2 ;; esac
@@ -62,6 +66,12 @@ flux module reload resource monitor-force-up noverify
 # the broker thread that reads and writes local-connector clients such as fluxdrm (a module of the
 # broker; sched-simple, an exec'd module, talks to the broker over its own channel instead)
 cltid=$(grep -lx 'connector-local' /proc/$bpid/task/*/comm | head -n1 | xargs dirname | xargs basename)
+jthreads() {   # "COMM NANOSECONDS-ON-CPU" for every thread of process $1
+  local t
+  for t in /proc/$1/task/*; do
+    printf '%s %s\n' "$(tr ' ' _ < "$t/comm")" "$(cut -d' ' -f1 "$t/schedstat")"
+  done 2>/dev/null
+}
 threads() {   # "COMM TICKS" for every broker thread
   local t
   for t in /proc/$bpid/task/*; do
@@ -89,13 +99,13 @@ measure() {   # measure NAME CPU-STAT-FILE
   submit
   n=$(flux jobs -n -c $((jobs + 1000)) -f pending -o '{id}' | wc -l)   # -c: flux jobs lists 1,000 at most by default
   s0=$(ticks "$stat"); b0=$(ticks /proc/$bpid/stat); c0=$(ticks /proc/$bpid/task/$cltid/stat)
-  threads > "$work/threads.0"
+  threads > "$work/threads.0"; jthreads "$(basename "$(dirname "$stat")")" > "$work/jthreads.0"
   t0=$(date +%s.%N)
   flux queue start --quiet 2>/dev/null || flux queue start
   flux queue drain
   t1=$(date +%s.%N)
   s1=$(ticks "$stat"); b1=$(ticks /proc/$bpid/stat); c1=$(ticks /proc/$bpid/task/$cltid/stat)
-  threads > "$work/threads.1"
+  threads > "$work/threads.1"; jthreads "$(basename "$(dirname "$stat")")" > "$work/jthreads.1"
   l=$(cut -d' ' -f1 /proc/loadavg)
   rss=$(awk '/^VmRSS/ {print $2}' "$(dirname "$stat")/status")
   awk -v n="$name" -v j="$n" -v t0="$t0" -v t1="$t1" -v s="$((s1 - s0))" -v b="$((b1 - b0))" \
@@ -108,6 +118,11 @@ measure() {   # measure NAME CPU-STAT-FILE
       END { printf "# %s broker threads, CPU ms per job:", n;
             for (k in b) if (b[k] - a[k] > 0) printf " %s=%.3f", k, 1000 * (b[k] - a[k]) / hz / j;
             printf "\n" }' "$work/threads.0" "$work/threads.1" >&2
+    [ "$name" = sched-simple ] ||
+      awk -v n="$name" -v j="$n" 'NR == FNR { a[$1] += $2; next } { b[$1] += $2 }
+        END { printf "# %s jvm threads, CPU ms per job:", n;
+              for (k in b) if (b[k] - a[k] > 100000) printf " %s=%.3f", k, (b[k] - a[k]) / 1e6 / j;
+              printf "\n" }' "$work/jthreads.0" "$work/jthreads.1" >&2
   fi
 }
 sched_simple() {
@@ -119,15 +134,16 @@ sched_simple() {
   measure sched-simple /proc/$pid/stat
   flux module remove sched-simple
 }
-fluxdrm() {
-  "$here/bin/fluxdrm" sched --flux-uri "$FLUX_URI" --queue-depth unlimited 2> "$work/fluxdrm.log" &
+fluxdrm() {   # fluxdrm [CHECKOUT NAME]: the scheduler of this checkout, or of another one
+  local from=${1:-$here} name=${2:-fluxdrm}
+  "$from/bin/fluxdrm" sched --flux-uri "$FLUX_URI" --queue-depth unlimited 2> "$work/fluxdrm.log" &
   local pid=$!
   until grep -q 'ready: attached' "$work/fluxdrm.log"; do
     kill -0 $pid 2>/dev/null || { cat "$work/fluxdrm.log" >&2; exit 1; }
     sleep 0.1
   done
   # the JVM is the launcher's exec'd process
-  measure fluxdrm /proc/$pid/stat
+  measure "$name" /proc/$pid/stat
   kill $pid; wait $pid 2>/dev/null || true
 }
 limit() {
@@ -135,7 +151,7 @@ limit() {
     -cp "$here/sched-simple/target/benchmarks.jar" io.fluxdrm.sched.bench.LimitScheduler \
     "$FLUX_URI" "$cores" > "$work/limit.out" 2> "$work/limit.log" &
   local pid=$!
-  until grep -q '^ready' "$work/limit.out"; do
+  until grep -qs '^ready' "$work/limit.out"; do
     kill -0 $pid 2>/dev/null || { cat "$work/limit.log" >&2; exit 1; }
     sleep 0.1
   done
@@ -149,7 +165,10 @@ limit() {
 set -- $SCHEDS
 for i in $(seq 1 "$order"); do set -- "$@" "$1"; shift; done
 for s in "$@"; do
-  case $s in limit) limit ;; sched-simple) sched_simple ;; fluxdrm) fluxdrm ;; esac
+  case $s in
+    limit) limit ;; sched-simple) sched_simple ;; fluxdrm) fluxdrm ;;
+    fluxdrm@*) fluxdrm "${s#fluxdrm@}" "$s" ;;
+  esac
 done
 INNER
 chmod +x "$work/inner.sh"
