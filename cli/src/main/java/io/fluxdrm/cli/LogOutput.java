@@ -40,10 +40,9 @@ final class LogOutput extends OutputStream {
    * once per process (a second call does nothing).
    */
   static synchronized void install() {
-    if (installed) {
+    if (current != null) {
       return;
     }
-    installed = true;
     String enc = System.getProperty("sun.stderr.encoding");
     Charset cs = enc == null ? Charset.defaultCharset() : Charset.forName(enc);
     LogOutput log = new LogOutput(new FileOutputStream(FileDescriptor.err), DELAY);
@@ -53,7 +52,7 @@ final class LogOutput extends OutputStream {
     current = log;
   }
 
-  private static boolean installed;
+  /** The installed one, or null. */
   private static volatile LogOutput current;
 
   /**

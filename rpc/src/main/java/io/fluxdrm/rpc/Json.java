@@ -56,6 +56,24 @@ public final class Json {
     }
   }
 
+  /**
+   * Returns {@code parts} one after the other in one array: a payload written from fixed pieces
+   * around the few that change (issue 32).
+   */
+  public static byte[] concat(byte[]... parts) {
+    int n = 0;
+    for (byte[] p : parts) {
+      n += p.length;
+    }
+    byte[] out = new byte[n];
+    int k = 0;
+    for (byte[] p : parts) {
+      System.arraycopy(p, 0, out, k, p.length);
+      k += p.length;
+    }
+    return out;
+  }
+
   /** Returns a string followed by NUL, as flux-core sends error texts. */
   public static byte[] text(String s) {
     byte[] b = s.getBytes(StandardCharsets.UTF_8);

@@ -293,11 +293,9 @@ final class DecisionRunner {
                 }
               });
     } else {
-      ServiceRequest req = allocs.remove(id);
+      ServiceRequest req = takeAlloc(id);
       if (req != null) {
         req.respondEncoded(answer);
-      } else {
-        log.debug("alloc {}: its request is gone, answer dropped", JobId.f58(id));
       }
     }
   }
@@ -315,12 +313,19 @@ final class DecisionRunner {
   }
 
   private void answerAlloc(long id, ObjectNode answer) {
-    ServiceRequest req = allocs.remove(id);
+    ServiceRequest req = takeAlloc(id);
     if (req != null) {
       req.respond(answer);
-    } else {
+    }
+  }
+
+  /** The pending alloc of job {@code id}, taken; null (logged) when its request is gone. */
+  private ServiceRequest takeAlloc(long id) {
+    ServiceRequest req = allocs.remove(id);
+    if (req == null) {
       log.debug("alloc {}: its request is gone, answer dropped", JobId.f58(id));
     }
+    return req;
   }
 
   private void reallocAnswered(Decision.ReallocResponse x) {

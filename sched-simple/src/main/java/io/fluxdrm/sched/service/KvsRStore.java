@@ -50,18 +50,7 @@ final class KvsRStore implements RStore {
   private CompletableFuture<Void> commit(long id, byte[] r) {
     byte[] key = rKey(id).getBytes(StandardCharsets.US_ASCII);
     byte[] data = Base64.getEncoder().encode(r);
-    byte[] p =
-        new byte
-            [COMMIT_HEAD.length
-                + key.length
-                + COMMIT_MID.length
-                + data.length
-                + COMMIT_TAIL.length];
-    int k = 0;
-    for (byte[] part : new byte[][] {COMMIT_HEAD, key, COMMIT_MID, data, COMMIT_TAIL}) {
-      System.arraycopy(part, 0, p, k, part.length);
-      k += part.length;
-    }
+    byte[] p = Json.concat(COMMIT_HEAD, key, COMMIT_MID, data, COMMIT_TAIL);
     return handle.call(Message.request(FluxTopics.KVS_COMMIT, p), null).thenApply(m -> null);
   }
 

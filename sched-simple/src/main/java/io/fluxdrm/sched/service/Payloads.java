@@ -112,13 +112,7 @@ final class Payloads {
     byte[] h = head.toString().getBytes(StandardCharsets.US_ASCII);
     byte[] summary = JsonStringEncoder.getInstance().quoteAsUTF8(d.resourceSummary());
     byte[] tail = d.clearsPending() ? SUCCESS_TAIL_CLEARING : SUCCESS_TAIL;
-    byte[] out = new byte[h.length + r.length + SUCCESS_MID.length + summary.length + tail.length];
-    int k = 0;
-    for (byte[] part : new byte[][] {h, r, SUCCESS_MID, summary, tail}) {
-      System.arraycopy(part, 0, out, k, part.length);
-      k += part.length;
-    }
-    return out;
+    return Json.concat(h, r, SUCCESS_MID, summary, tail);
   }
 
   private static final byte[] SUCCESS_MID =
