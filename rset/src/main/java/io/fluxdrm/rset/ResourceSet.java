@@ -208,6 +208,14 @@ public final class ResourceSet {
     return RCodec.encode(this);
   }
 
+  /**
+   * The compact UTF-8 JSON text of {@link #toJson()}, byte for byte as Jackson writes that tree,
+   * written without building it.
+   */
+  public byte[] toJsonBytes() {
+    return RCodec.encodeCompact(this);
+  }
+
   /** Compact JSON text of {@link #toJson()}. */
   @Override
   public String toString() {

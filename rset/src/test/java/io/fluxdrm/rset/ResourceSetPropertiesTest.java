@@ -2,6 +2,8 @@ package io.fluxdrm.rset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -198,6 +200,23 @@ class ResourceSetPropertiesTest {
     assertThat(ResourceSet.parse(r.toString())).isEqualTo(r);
     assertThat(modelOf(r)).isEqualTo(m);
     assertThat(r.nnodes()).isEqualTo(m.ranks().size());
+  }
+
+  @Property(tries = 300)
+  void toJsonBytes_randomR_isTheTreeWrittenCompact(@ForAll long seed) throws Exception {
+    SplittableRandom rng = new SplittableRandom(seed);
+    ResourceSet r = toR(randomModel(rng, true), rng.nextBoolean(), rng);
+    if (rng.nextBoolean()) {
+      r = r.withNslots(rng.nextLong(0, 100_000));
+    }
+    if (rng.nextBoolean()) {
+      r =
+          r.withTimes(
+              rng.nextDouble() * 2e9, rng.nextBoolean() ? 0 : rng.nextInt(1, 2_000_000_000));
+    }
+    assertThat(new String(r.toJsonBytes(), StandardCharsets.UTF_8))
+        .isEqualTo(new ObjectMapper().writeValueAsString(r.toJson()))
+        .isEqualTo(r.toString());
   }
 
   @Property(tries = 300)

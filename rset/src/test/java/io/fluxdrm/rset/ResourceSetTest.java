@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -230,6 +231,23 @@ class ResourceSetTest {
     assertThat(r("{'version':1,'execution':{'R_lite':[]},'scheduling':null}").scheduling())
         .isEqualTo(NullNode.getInstance());
     assertThat(r("{'version':1,'execution':{'R_lite':[]}}").scheduling()).isNull();
+  }
+
+  @Test
+  void toJsonBytes_withPropertiesSchedulingAndTimes_isTheTreeWrittenCompact() {
+    for (String doc :
+        List.of(
+            "{'version':1,'execution':{'R_lite':[{'rank':'0-3','children':{'core':'0-7','gpu':'0'}},"
+                + "{'rank':'4','children':{'core':'0-3'}}],'nslots':9,'starttime':1796617984.34,"
+                + "'expiration':1e10,'nodelist':['n[0-4]'],'properties':{'b':'4','a':'0-1'}},"
+                + "'scheduling':{'graph':{'nodes':[1.5e3,-0.0,'x'],'edges':null}}}",
+            "{'version':1,'execution':{'R_lite':[]},'scheduling':null}",
+            "{'version':1,'execution':{'R_lite':[]}}")) {
+      ResourceSet r = r(doc);
+      assertThat(new String(r.toJsonBytes(), StandardCharsets.UTF_8))
+          .as(doc)
+          .isEqualTo(r.toString());
+    }
   }
 
   @Test
