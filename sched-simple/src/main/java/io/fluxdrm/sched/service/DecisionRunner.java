@@ -1,6 +1,5 @@
 package io.fluxdrm.sched.service;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fluxdrm.protocol.FluxTopics;
 import io.fluxdrm.protocol.ReallocResponseType;
@@ -266,11 +265,10 @@ final class DecisionRunner {
     long id = s.jobId();
     log.info("alloc {}: {}", JobId.f58(id), s.resourceSummary());
     sync(id);
-    // R is encoded once, for the answer and the KVS both (D571); the tree is kept for the free
-    JsonNode r = s.r().toJson();
-    byte[] text = Json.compact(r);
+    // R is encoded once, for the answer, the KVS and the free's recognition (D571, D584)
+    byte[] text = s.r().toJsonBytes();
     byte[] answer = Payloads.allocSuccessEncoded(s, text);
-    sentGrants.sent(id, r, s.r());
+    sentGrants.sent(id, text, s.r());
     if (kvs != null) {
       // D147: the R is in the KVS before the job manager hears SUCCESS
       ServiceRequest req = allocs.remove(id);

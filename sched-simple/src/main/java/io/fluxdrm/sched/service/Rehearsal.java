@@ -154,7 +154,7 @@ public final class Rehearsal {
     private final FluxHandle h;
     private final int jobs;
     private final CompletableFuture<Void> all;
-    private final ObjectNode[] jobspecs = {jobspec(false), jobspec(true)};
+    private final ObjectNode[] jobspecs = {jobspec(0), jobspec(1), jobspec(3)};
     private int issued;
     private int freed;
 
@@ -178,8 +178,9 @@ public final class Rehearsal {
       long id = (1000L + n / 2) << 24 | (n % 2);
       ObjectNode p = Json.object().put("id", id).put("priority", 16).put("userid", 0);
       p.put("t_submit", 1_796_000_000.123_456_7 + n * 0.001_234_567);
-      // one job in four takes a whole node, the others one core: both paths of the pool
-      p.set("jobspec", jobspecs[n % 4 == 0 ? 1 : 0]);
+      // one job in eight takes three whole nodes, one in eight a whole node, the others one core:
+      // every path of the pool and of R's encoding
+      p.set("jobspec", jobspecs[n % 8 == 0 ? 2 : n % 4 == 0 ? 1 : 0]);
       h.rpc("sched.alloc", p)
           .whenComplete(
               (Message m, Throwable e) -> {
@@ -187,9 +188,10 @@ public final class Rehearsal {
                   all.completeExceptionally(e);
                   return;
                 }
-                ObjectNode free = Json.object().put("id", id).put("final", true);
+                // in the order of flux-core's job manager, which SentGrants recognizes (D584)
+                ObjectNode free = Json.object().put("id", id);
                 free.set("R", m.json().get("R"));
-                h.send("sched.free", free);
+                h.send("sched.free", free.put("final", true));
                 if (++freed == jobs) {
                   all.complete(null);
                 } else if (issued < jobs) {
@@ -198,14 +200,15 @@ public final class Rehearsal {
               });
     }
 
-    /** A jobspec of version 1: one core, or one whole node. */
-    private static ObjectNode jobspec(boolean node) {
+    /** A jobspec of version 1: one core ({@code nodes} 0), or as many whole nodes. */
+    private static ObjectNode jobspec(int nodes) {
+      boolean node = nodes > 0;
       ObjectNode slot = Json.object().put("type", "slot").put("count", 1).put("label", "task");
       slot.putArray("with").addObject().put("type", "core").put("count", node ? CORES : 1);
       ObjectNode js = Json.object().put("version", 1);
       ArrayNode resources = js.putArray("resources");
       if (node) {
-        ObjectNode n = resources.addObject().put("type", "node").put("count", 1);
+        ObjectNode n = resources.addObject().put("type", "node").put("count", nodes);
         n.put("exclusive", true);
         n.putArray("with").add(slot);
       } else {

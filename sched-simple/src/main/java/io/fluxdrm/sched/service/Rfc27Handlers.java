@@ -84,22 +84,22 @@ final class Rfc27Handlers {
 
   void free(ServiceRequest req) {
     req.requireOwner("the job manager");
-    ObjectNode p = req.json();
     // not a job manager mark (D471): RFC 51 lets a job's realloc client send the partial free of a
     // shrink, and its disconnect must not make the scheduler say hello again
-    ResourceSet r = runner.core() == null ? null : runner.sentGrants().recognize(p);
-    if (r == null) {
+    SchedEvent.Free e = runner.core() == null ? null : runner.sentGrants().recognize(req.message());
+    if (e == null) {
+      ObjectNode p = req.json();
       Payloads.check(req.topic(), "sched.free-request", p);
       runner.requireCore(req.topic());
-      r = Payloads.r(req.topic(), "R", p.get("R"));
-      if (p.path("final").asBoolean(false)) {
-        runner.sentGrants().forget(Payloads.u64(p.get("id")));
+      long id = Payloads.u64(p.get("id"));
+      boolean fin = p.path("final").asBoolean(false);
+      ResourceSet r = Payloads.r(req.topic(), "R", p.get("R"));
+      if (fin) {
+        runner.sentGrants().forget(id);
       }
+      e = new SchedEvent.Free(id, r, fin);
     }
-    runner.run(
-        new SchedEvent.Free(Payloads.u64(p.get("id")), r, p.path("final").asBoolean(false)),
-        req,
-        () -> {});
+    runner.run(e, req, () -> {});
   }
 
   void cancel(ServiceRequest req) {
