@@ -220,7 +220,7 @@ final class ReallocQueue {
     }
     ResourceSet addR = null;
     if (add != null) {
-      pool.grant(e.jobId(), add.picks());
+      pool.grant(e.jobId(), add.picks(), add.r());
       addR = add.r().withNslots(add.nslots()).withTimes(now, job.expiration);
     }
     ResourceSet subR = null;

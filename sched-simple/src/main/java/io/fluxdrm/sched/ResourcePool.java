@@ -315,6 +315,14 @@ public final class ResourcePool {
    * @throws IllegalStateException when some pick is not free: a bug of the caller
    */
   ResourceSet grant(long job, List<Pick> picks) {
+    return grant(job, picks, null);
+  }
+
+  /**
+   * As {@link #grant(long, List)}, with {@code built} the R of {@code picks} when the caller built
+   * it already (an allocation outcome's, in the same decision: the pool has not changed), or null.
+   */
+  ResourceSet grant(long job, List<Pick> picks, ResourceSet built) {
     for (Pick p : picks) {
       if (!p.cores().isSubsetOf(freeCores[p.pos()]) || !p.gpus().isSubsetOf(freeGpus[p.pos()])) {
         throw new IllegalStateException(
@@ -331,7 +339,7 @@ public final class ResourcePool {
           freeCores[p.pos()].difference(p.cores()),
           freeGpus[p.pos()].difference(p.gpus()));
     }
-    ResourceSet r = build(picks);
+    ResourceSet r = built != null ? built : build(picks);
     jobs.add(job, r);
     return r;
   }
@@ -381,7 +389,8 @@ public final class ResourcePool {
     if (picks == null) {
       throw new IllegalStateException("release: " + why[0]);
     }
-    ResourceSet freed = build(picks);
+    // all of it: what the job held, as held, not built again from its picks (issue 32)
+    ResourceSet freed = all ? gone : build(picks);
     boolean shrunk = false;
     for (Pick p : picks) {
       if (removed[p.pos()]) {

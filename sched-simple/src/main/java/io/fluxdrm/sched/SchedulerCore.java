@@ -412,7 +412,7 @@ public final class SchedulerCore {
       }
       it.remove();
       pendingById.remove(p.id);
-      pool.grant(p.id, a.picks());
+      pool.grant(p.id, a.picks(), a.r());
       double duration = p.request.duration();
       double expiration = duration > 0 ? now + duration : pool.expiration();
       running.put(p.id, new Running(p.userid, expiration));
