@@ -46,10 +46,31 @@ final class LogOutput extends OutputStream {
     String enc = System.getProperty("sun.stderr.encoding");
     Charset cs = enc == null ? Charset.defaultCharset() : Charset.forName(enc);
     LogOutput log = new LogOutput(new FileOutputStream(FileDescriptor.err), DELAY);
-    System.setErr(new PrintStream(log, false, cs));
+    System.setErr(new Lines(log, cs));
     log.start("fluxdrm-log");
     Runtime.getRuntime().addShutdownHook(new Thread(LogOutput::drain, "fluxdrm-log-drain"));
     current = log;
+  }
+
+  /**
+   * The print stream over it: a whole line, as slf4j-simple prints each, is encoded in one step and
+   * handed over in one write (a {@link PrintStream}'s own {@code println} runs its text through a
+   * writer and an encoder, a third of a log line's cost, issue 32).
+   */
+  static final class Lines extends PrintStream {
+    private final Charset charset;
+    private final String newline = System.lineSeparator();
+
+    Lines(OutputStream out, Charset charset) {
+      super(out, false, charset);
+      this.charset = charset;
+    }
+
+    @Override
+    public void println(String x) {
+      byte[] b = (String.valueOf(x) + newline).getBytes(charset);
+      write(b, 0, b.length);
+    }
   }
 
   /** The installed one, or null. */

@@ -32,7 +32,7 @@ class LogOutputTest {
   void lines_waitUntilWritten_thenLeaveInOneWrite() throws Exception {
     Sink fd = new Sink();
     LogOutput log = new LogOutput(fd, Duration.ofDays(1)); // no writer thread: nothing leaves alone
-    PrintStream err = new PrintStream(log, false, StandardCharsets.UTF_8);
+    PrintStream err = new LogOutput.Lines(log, StandardCharsets.UTF_8);
     err.println("alloc ƒ1: rank0/core0");
     err.flush(); // what slf4j-simple does after every line
     err.println("free ƒ1: rank0/core0 (final)");
@@ -41,6 +41,21 @@ class LogOutputTest {
     log.writeNow();
     assertThat(fd.text()).isEqualTo("alloc ƒ1: rank0/core0\nfree ƒ1: rank0/core0 (final)\n");
     assertThat(fd.writes).isEqualTo(1);
+  }
+
+  @Test
+  void linesPrintedWholeOrInParts_keepTheirOrderAndCharset() throws Exception {
+    Sink fd = new Sink();
+    LogOutput log = new LogOutput(fd, Duration.ofDays(1));
+    PrintStream err = new LogOutput.Lines(log, StandardCharsets.UTF_8);
+    err.print("hello ");
+    err.println("ƒ1");
+    err.println((String) null);
+    err.println(42);
+    err.println("é");
+    log.writeNow();
+    assertThat(fd.text())
+        .isEqualTo("hello ƒ1\nnull\n42\né\n".replace("\n", System.lineSeparator()));
   }
 
   @Test

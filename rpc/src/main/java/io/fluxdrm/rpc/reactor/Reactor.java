@@ -285,30 +285,39 @@ public final class Reactor implements EventLoop, AutoCloseable {
     }
   }
 
+  /**
+   * One turn of the loop: due tasks and timers, then what the selector reports. A method of its
+   * own, so that the JIT compiles it as any other: the loop that calls it runs once, and would
+   * otherwise stay in the interpreter (issue 32).
+   */
+  private void turn() throws IOException {
+    runTasks();
+    runTimers();
+    long wait = tasks.isEmpty() ? selectWait(timers.nextDeadline(), System.nanoTime()) : -1;
+    int n = wait < 0 ? selector.selectNow() : spin();
+    if (n < 0) {
+      awake = false;
+      n = tasks.isEmpty() ? selector.select(wait) : selector.selectNow();
+      awake = true;
+    }
+    if (n > 0) {
+      Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+      while (it.hasNext()) {
+        SelectionKey key = it.next();
+        it.remove();
+        if (!key.isValid()) {
+          continue;
+        }
+        IoHandler h = (IoHandler) key.attachment();
+        safely(() -> h.ready(key));
+      }
+    }
+  }
+
   private void loop() {
     try {
       while (running) {
-        runTasks();
-        runTimers();
-        long wait = tasks.isEmpty() ? selectWait(timers.nextDeadline(), System.nanoTime()) : -1;
-        int n = wait < 0 ? selector.selectNow() : spin();
-        if (n < 0) {
-          awake = false;
-          n = tasks.isEmpty() ? selector.select(wait) : selector.selectNow();
-          awake = true;
-        }
-        if (n > 0) {
-          Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-          while (it.hasNext()) {
-            SelectionKey key = it.next();
-            it.remove();
-            if (!key.isValid()) {
-              continue;
-            }
-            IoHandler h = (IoHandler) key.attachment();
-            safely(() -> h.ready(key));
-          }
-        }
+        turn();
       }
     } catch (IOException | Error e) {
       // a reactor that stops serving must not leave the process up and silent
