@@ -148,6 +148,8 @@ class FluxReallocPluginIT {
         ResourceSet added = ResourceSet.fromJson(g.get("R_delta_add"));
         assertThat(added.ranks().count()).isEqualTo(1);
         assertThat(added.intersect(original).isEmpty()).isTrue();
+        // the answer may reach the client before the job manager's eventlog commit does
+        f.waitEvent(id, "realloc-grow");
         List<JsonNode> grows = events(f, id, "realloc-grow");
         assertThat(grows).hasSize(1);
         assertThat(grows.get(0).path("context").path("alloc_id").asLong()).isEqualTo(allocId);
@@ -276,6 +278,7 @@ class FluxReallocPluginIT {
         assertThat(FluxLive.same(after, original)).as("release answers %s", after).isTrue();
         assertThat(f.peer.ok("jobs", "-no", "{result}", worker).strip()).isEqualTo("CANCELED");
         assertThat(f.exceptionNote(worker)).contains("released these ranks");
+        f.waitEvent(id, "realloc-release");
         List<JsonNode> releases = events(f, id, "realloc-release");
         assertThat(releases).hasSize(1);
         assertThat(
