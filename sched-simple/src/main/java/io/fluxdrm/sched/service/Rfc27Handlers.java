@@ -35,6 +35,9 @@ final class Rfc27Handlers {
   private final DecisionRunner runner;
   private final Set<String> jobManagers = new HashSet<>();
 
+  /** The jobspecs read last, by their text (D585). */
+  private final KnownJobspecs jobspecs = new KnownJobspecs();
+
   Rfc27Handlers(DecisionRunner runner, Logger log) {
     this.log = log;
     this.runner = runner;
@@ -47,6 +50,16 @@ final class Rfc27Handlers {
 
   void alloc(ServiceRequest req) {
     req.requireOwner("the job manager");
+    // a jobspec read before: the payload is read as bytes, nothing else is needed (D585)
+    KnownJobspecs.Alloc fast = runner.core() == null ? null : KnownJobspecs.read(req.message());
+    ResourceRequest known = jobspecs.request(fast);
+    if (known != null) {
+      jobManagers.add(req.sender());
+      submit(
+          req,
+          new SchedEvent.Alloc(fast.id(), fast.priority(), fast.userid(), fast.tSubmit(), known));
+      return;
+    }
     ObjectNode p = req.json();
     Payloads.check(req.topic(), "sched.alloc-request", p);
     SchedulerCore c = runner.requireCore(req.topic());
@@ -71,13 +84,19 @@ final class Rfc27Handlers {
       req.respond(Payloads.allocDeny(deny));
       return;
     }
-    SchedEvent.Alloc e =
+    jobspecs.learn(fast, request);
+    submit(
+        req,
         new SchedEvent.Alloc(
             id,
             p.get("priority").asLong(),
             p.get("userid").asLong(),
             p.path("t_submit").asDouble(0),
-            request);
+            request));
+  }
+
+  private void submit(ServiceRequest req, SchedEvent.Alloc e) {
+    long id = e.id();
     boolean mine = runner.parkAlloc(id, req);
     runner.run(e, req, mine ? () -> runner.unparkAlloc(id, req) : () -> {});
   }

@@ -148,6 +148,34 @@ class SchedServiceTest {
     assertThat(fx.svc.core().pendingAllocs()).isEmpty();
   }
 
+  /** Allocs of one jobspec are read as bytes after the first (D585): the same decisions. */
+  @Test
+  void alloc_aJobspecReadBefore_itsIdAndPriorityFromEachPayload_aBadOneDeniedEachTime() {
+    SchedulerFacingJobManager jm = online(SchedFixture.pool(1, 1), SchedulerOptions.defaults());
+    ObjectNode js = SchedulerFacingJobManager.slots(1, 1, 0);
+    CompletableFuture<Message> a1 = jm.alloc(1, 16, js);
+    CompletableFuture<Message> a2 = jm.alloc(2, 16, js);
+    CompletableFuture<Message> a3 = jm.alloc(3, 20, js);
+    fx.settle();
+    assertThat(summary(a1)).isEqualTo("rank0/core0");
+    assertThat(fx.svc.core().pendingAllocs()).containsExactly(3L, 2L);
+    ObjectNode bad = js.deepCopy();
+    bad.remove("resources");
+    List<String> notes = new ArrayList<>();
+    for (long id : new long[] {4, 5}) {
+      CompletableFuture<Message> f = jm.alloc(id, 16, bad);
+      fx.settle();
+      ObjectNode deny = answer(f);
+      assertThat(deny.path("type").asInt()).as("%s", deny).isEqualTo(2);
+      notes.add(deny.path("note").asText());
+    }
+    assertThat(notes.get(0)).isNotEmpty().isEqualTo(notes.get(1));
+    jm.free(1, ResourceSet.fromJson(answer(a1).get("R")), true);
+    fx.settle();
+    assertThat(summary(a3)).isEqualTo("rank0/core0");
+    assertThat(a2).isNotDone();
+  }
+
   @Test
   void prioritize_pendingJobs_higherPriorityServedFirst() {
     SchedulerFacingJobManager jm = online(SchedFixture.pool(1, 1), SchedulerOptions.defaults());
