@@ -57,6 +57,17 @@ public final class ResourceSet {
 
   ResourceSet(
       RNode[] nodes, double starttime, double expiration, long nslots, JsonNode scheduling) {
+    this(nodes, starttime, expiration, nslots, scheduling, new Memo());
+  }
+
+  private ResourceSet(
+      RNode[] nodes,
+      double starttime,
+      double expiration,
+      long nslots,
+      JsonNode scheduling,
+      Memo memo) {
+    this.memo = memo;
     this.nodes = nodes;
     this.starttime = starttime;
     this.expiration = expiration;
@@ -392,6 +403,26 @@ public final class ResourceSet {
    * empty for a set without resources.
    */
   public String summary() {
+    String s = memo.summary;
+    if (s == null) {
+      s = makeSummary();
+      memo.summary = s;
+    }
+    return s;
+  }
+
+  /**
+   * What is made once of the nodes and shared with the copies that differ in times or nslots only
+   * (a grant's R is summarized when granted and when freed); a benign race: any thread makes the
+   * same string.
+   */
+  private static final class Memo {
+    String summary;
+  }
+
+  private final Memo memo;
+
+  private String makeSummary() {
     Map<Children, IdSet.Builder> groups = new LinkedHashMap<>();
     for (RNode n : nodes) {
       if (!n.isEmpty()) {
@@ -425,12 +456,12 @@ public final class ResourceSet {
               + end
               + " are not both finite (expected: epoch seconds, 0 for unset)");
     }
-    return new ResourceSet(nodes, Math.max(0, start), Math.max(0, end), nslots, scheduling);
+    return new ResourceSet(nodes, Math.max(0, start), Math.max(0, end), nslots, scheduling, memo);
   }
 
   /** This set with {@code nslots} set (0 removes it). */
   public ResourceSet withNslots(long n) {
-    return new ResourceSet(nodes, starttime, expiration, Math.max(0, n), scheduling);
+    return new ResourceSet(nodes, starttime, expiration, Math.max(0, n), scheduling, memo);
   }
 
   /**
