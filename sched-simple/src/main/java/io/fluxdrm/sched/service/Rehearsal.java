@@ -179,8 +179,14 @@ public final class Rehearsal {
       ObjectNode p = Json.object().put("id", id).put("priority", 16).put("userid", 0);
       p.put("t_submit", 1_796_000_000.123_456_7 + n * 0.001_234_567);
       // one job in eight takes three whole nodes, one in eight a whole node, the others one core:
-      // every path of the pool and of R's encoding
-      p.set("jobspec", jobspecs[n % 8 == 0 ? 2 : n % 4 == 0 ? 1 : 0]);
+      // every path of the pool and of R's encoding; one in four has a jobspec of its own, which
+      // the scheduler has not read before (the full path, D585)
+      ObjectNode js = jobspecs[n % 8 == 0 ? 2 : n % 4 == 0 ? 1 : 0];
+      if (n % 4 == 2) {
+        js = js.deepCopy();
+        ((ObjectNode) js.get("attributes").get("system")).put("cwd", "/tmp/rehearsal-" + n);
+      }
+      p.set("jobspec", js);
       h.rpc("sched.alloc", p)
           .whenComplete(
               (Message m, Throwable e) -> {
