@@ -23,7 +23,9 @@
 #      FLUX_PREFIX (default /opt/flux, where ../shared/tools/build-flux-peer installs flux-core);
 #      FLUXDRM_JAVA_OPTS (the launcher's JVM flags; see bin/fluxdrm)
 # env: SCHEDS (default "limit sched-simple fluxdrm"), the schedulers to run; fluxdrm@DIR runs the
-#      fluxdrm of another checkout DIR (built the same way), for interleaved before/after runs
+#      fluxdrm of another checkout DIR (built the same way), for interleaved before/after runs;
+#      LIMIT_ARGS=--as-a-scheduler makes the limit write what every real answer carries (a start
+#      time in each R, the resource_summary annotation), see LimitScheduler
 # needs: cli/target/fluxdrm.jar (mvn -B -q -pl cli -am package -DskipTests) and
 #        sched-simple/target/benchmarks.jar (mvn -B -q -Pjmh -pl sched-simple -am package -DskipTests)
 set -euo pipefail
@@ -33,7 +35,7 @@ while getopts "n:c:j:r:d:s:h" o; do
   case $o in
     n) nodes=$OPTARG ;; c) cores=$OPTARG ;; j) jobs=$OPTARG ;; r) runs=$OPTARG ;;
     d) duration=$OPTARG ;; s) shape=$OPTARG ;;
-    *) sed -n '2,28p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,30p' "$0" >&2; exit 2 ;;
   esac
 done
 case $shape in core|node|mix) ;; *) echo "flux-throughput: -s $shape (expected: core, node or mix)" >&2; exit 2 ;; esac
@@ -149,7 +151,7 @@ fluxdrm() {   # fluxdrm [CHECKOUT NAME]: the scheduler of this checkout, or of a
 limit() {
   java ${FLUXDRM_JAVA_OPTS:-$(sed -n 's/^daemon_opts="\(.*\)"$/\1/p' "$here/bin/fluxdrm")} \
     -cp "$here/sched-simple/target/benchmarks.jar" io.fluxdrm.sched.bench.LimitScheduler \
-    "$FLUX_URI" "$cores" > "$work/limit.out" 2> "$work/limit.log" &
+    "$FLUX_URI" "$cores" ${LIMIT_ARGS:-} > "$work/limit.out" 2> "$work/limit.log" &
   local pid=$!
   until grep -qs '^ready' "$work/limit.out"; do
     kill -0 $pid 2>/dev/null || { cat "$work/limit.log" >&2; exit 1; }

@@ -38,19 +38,29 @@ public final class LimitScheduler {
   private final Map<Integer, JsonNode> rByNodes = new HashMap<>();
   private final Map<Integer, byte[]> textByNodes = new HashMap<>();
 
-  private LimitScheduler(FluxHandle h, int cores) {
+  /**
+   * With {@code --as-a-scheduler}: each R carries the job's start time (so no two are the same
+   * text, as with any scheduler) and each answer the {@code resource_summary} annotation that
+   * flux-core's sched-simple and fluxdrm send; still no pool, no check, no log (issue 32: what the
+   * instance costs with what every real answer carries).
+   */
+  private final boolean asAScheduler;
+
+  private LimitScheduler(FluxHandle h, int cores, boolean asAScheduler) {
     this.h = h;
     this.cores = cores;
+    this.asAScheduler = asAScheduler;
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      System.err.println("usage: LimitScheduler local://PATH CORES_PER_NODE");
+    boolean asAScheduler = args.length == 3 && args[2].equals("--as-a-scheduler");
+    if (args.length != 2 && !asAScheduler) {
+      System.err.println("usage: LimitScheduler local://PATH CORES_PER_NODE [--as-a-scheduler]");
       System.exit(2);
     }
     Reactor reactor = Reactor.start("limit-sched");
     FluxHandle h = Connectors.openLocal(reactor, args[0], Duration.ofSeconds(30));
-    LimitScheduler s = new LimitScheduler(h, Integer.parseInt(args[1]));
+    LimitScheduler s = new LimitScheduler(h, Integer.parseInt(args[1]), asAScheduler);
     CountDownLatch ready = new CountDownLatch(1);
     reactor.execute(
         () ->
@@ -95,9 +105,20 @@ public final class LimitScheduler {
     ObjectNode p = req.json();
     long id = p.get("id").asLong();
     int nodes = nodes(p.get("jobspec"));
-    JsonNode r = rByNodes.computeIfAbsent(nodes, this::r);
-    byte[] text =
-        textByNodes.computeIfAbsent(nodes, n -> r.toString().getBytes(StandardCharsets.UTF_8));
+    JsonNode fixed = rByNodes.computeIfAbsent(nodes, this::r);
+    JsonNode r = fixed;
+    byte[] text;
+    if (asAScheduler) {
+      ObjectNode timed = fixed.deepCopy();
+      ((ObjectNode) timed.get("execution")).put("starttime", System.currentTimeMillis() / 1000.0);
+      r = timed;
+      text = r.toString().getBytes(StandardCharsets.UTF_8);
+    } else {
+      text =
+          textByNodes.computeIfAbsent(
+              nodes, n -> fixed.toString().getBytes(StandardCharsets.UTF_8));
+    }
+    JsonNode answerR = r;
     ObjectNode commit = Json.object().put("namespace", "primary").put("flags", 0);
     ObjectNode op = commit.putArray("ops").addObject();
     op.put("key", "job." + JobId.dothex(id) + ".R").put("flags", 0);
@@ -113,7 +134,13 @@ public final class LimitScheduler {
                 return;
               }
               ObjectNode answer = Json.object().put("id", id).put("type", 0);
-              answer.set("R", r);
+              answer.set("R", answerR);
+              if (asAScheduler) {
+                answer
+                    .putObject("annotations")
+                    .putObject("sched")
+                    .put("resource_summary", nodes == 0 ? "rank0/core0" : "rank0/core0-1");
+              }
               req.respond(answer);
             });
   }
