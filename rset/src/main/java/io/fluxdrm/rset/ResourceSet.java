@@ -188,15 +188,26 @@ public final class ResourceSet {
    * @throws RsetException when the host count differs from the rank count
    */
   public static ResourceSet of(IdSet ranks, IdSet cores, IdSet gpus, Hostlist hosts) {
+    return ofHostNames(ranks, cores, gpus, hosts == null ? null : hosts.expand());
+  }
+
+  /**
+   * As {@link #of(IdSet, IdSet, IdSet, Hostlist)}, with the host names listed one per rank (names
+   * that are already valid host names, such as those of another R): no hostlist is made of them.
+   *
+   * @param hosts host names for the ranks in ascending order, or null for none
+   * @throws RsetException when the host count differs from the rank count
+   */
+  public static ResourceSet ofHostNames(IdSet ranks, IdSet cores, IdSet gpus, List<String> hosts) {
     if (ranks.count() > MAX_RANKS) {
       throw new RsetException(
           RsetException.Reason.RANGE,
           "R: " + ranks.count() + " ranks is more than " + MAX_RANKS + " (expected: fewer)");
     }
-    if (hosts != null && hosts.count() != ranks.count()) {
+    if (hosts != null && hosts.size() != ranks.count()) {
       throw new RsetException(
           "R: "
-              + hosts.count()
+              + hosts.size()
               + " hosts for "
               + ranks.count()
               + " ranks (expected: one host per rank)");
@@ -205,11 +216,10 @@ public final class ResourceSet {
     if (!gpus.isEmpty()) {
       c = c.with("gpu", gpus);
     }
-    List<String> names = hosts == null ? null : hosts.expand();
     RNode[] out = new RNode[(int) ranks.count()];
     int k = 0;
     for (PrimitiveIterator.OfInt it = ranks.iterator(); it.hasNext(); k++) {
-      out[k] = new RNode(it.nextInt(), names == null ? null : names.get(k), c);
+      out[k] = new RNode(it.nextInt(), hosts == null ? null : hosts.get(k), c);
     }
     return new ResourceSet(out, 0, 0, 0, null);
   }

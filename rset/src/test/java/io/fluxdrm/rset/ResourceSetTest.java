@@ -234,6 +234,20 @@ class ResourceSetTest {
   }
 
   @Test
+  void ofHostNames_isOfWithTheirHostlist_andCountsThem() {
+    IdSet ranks = IdSet.of(1, 3, 4);
+    assertThat(
+            ResourceSet.ofHostNames(
+                ranks, IdSet.range(0, 3), IdSet.of(0), List.of("a1", "a3", "b")))
+        .isEqualTo(
+            ResourceSet.of(ranks, IdSet.range(0, 3), IdSet.of(0), Hostlist.parse("a[1,3],b")));
+    assertThatThrownBy(
+            () -> ResourceSet.ofHostNames(ranks, IdSet.of(0), IdSet.empty(), List.of("a")))
+        .isInstanceOf(RsetException.class)
+        .hasMessage("R: 1 hosts for 3 ranks (expected: one host per rank)");
+  }
+
+  @Test
   void toJsonBytes_withPropertiesSchedulingAndTimes_isTheTreeWrittenCompact() {
     for (String doc :
         List.of(

@@ -1,6 +1,5 @@
 package io.fluxdrm.sched;
 
-import io.fluxdrm.rset.Hostlist;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import io.fluxdrm.sched.ResourcePool.Pick;
@@ -193,11 +192,11 @@ final class PoolR {
         }
       }
       ResourceSet part =
-          ResourceSet.of(
+          ResourceSet.ofHostNames(
               rb.build(),
               g.get(0).cores(),
               g.get(0).gpus(),
-              names == null ? null : Hostlist.of(names));
+              names); // the pool's own host names: no hostlist made of them
       r = r == null ? part : r.append(part);
     }
     if (!props.isEmpty()) {
