@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # flux-scale.sh: the sizes and job shapes of issue 32 through bench/flux-throughput.sh, one after
 # the other, each with the limit (a scheduler that decides nothing), flux-core's sched-simple and
-# fluxdrm in the same instance, 3 runs with the order rotated. Not part of CI; 9 to 10 minutes on
-# two cores (sched-simple alone takes a minute per run at 16,384 nodes). The mix shape on 64 nodes
+# fluxdrm in the same instance, 3 runs with the order rotated. Not part of CI; 5 to 10 minutes on
+# two cores (sched-simple alone takes up to a minute per run at 16,384 nodes). The mix shape on 64 nodes
 # is left out: the limit, which overcommits, runs it twice as fast as any scheduler that must wait
 # for 16 free nodes (bench/flux-throughput.sh -n 64 -c 4 -s mix runs it). Output: each configuration's lines as flux-throughput.sh prints them, under a
 # "## SIZE SHAPE JOBS" heading, and the time taken at the end.
