@@ -14,7 +14,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -26,7 +25,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.PrimitiveIterator;
 import java.util.Set;
-import java.util.TreeMap;
 
 /** Reads and writes R version 1 JSON (RFC 20) as flux-core's rlist_from_json and rlist_to_R. */
 final class RCodec {
@@ -426,7 +424,7 @@ final class RCodec {
     root.put("version", 1);
     ObjectNode exec = root.putObject("execution");
     ArrayNode rlite = exec.putArray("R_lite");
-    Layout l = Layout.of(r);
+    RCompact.Layout l = RCompact.Layout.of(r);
     for (Map.Entry<Children, IdSet.Builder> g : l.groups.entrySet()) {
       Children c = g.getKey();
       if (c.isEmpty()) {
@@ -460,91 +458,6 @@ final class RCodec {
   }
 
   /**
-   * The compact UTF-8 text of {@link #encode}, byte for byte, written without building the tree
-   * (issue 32: a scheduler writes one per grant).
-   */
-  static byte[] encodeCompact(ResourceSet r) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-    try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
-      g.writeStartObject();
-      g.writeNumberField("version", 1);
-      g.writeObjectFieldStart("execution");
-      g.writeArrayFieldStart("R_lite");
-      Layout l = Layout.of(r);
-      for (Map.Entry<Children, IdSet.Builder> e : l.groups.entrySet()) {
-        Children c = e.getKey();
-        if (c.isEmpty()) {
-          continue;
-        }
-        g.writeStartObject();
-        g.writeStringField("rank", e.getValue().build().toString());
-        g.writeObjectFieldStart("children");
-        for (int i = 0; i < c.size(); i++) {
-          if (!c.set(i).isEmpty()) {
-            g.writeStringField(c.name(i), c.set(i).toString());
-          }
-        }
-        g.writeEndObject();
-        g.writeEndObject();
-      }
-      g.writeEndArray();
-      if (r.nslots() > 0) {
-        g.writeNumberField("nslots", r.nslots());
-      }
-      g.writeFieldName("starttime");
-      g.writeNumber(seconds(r.starttime()));
-      g.writeFieldName("expiration");
-      g.writeNumber(seconds(r.expiration()));
-      if (l.hosts) {
-        g.writeArrayFieldStart("nodelist");
-        g.writeString(l.nodelist(r));
-        g.writeEndArray();
-      }
-      if (!l.props.isEmpty()) {
-        g.writeObjectFieldStart("properties");
-        for (Map.Entry<String, IdSet.Builder> e : l.props.entrySet()) {
-          g.writeStringField(e.getKey(), e.getValue().build().toString());
-        }
-        g.writeEndObject();
-      }
-      g.writeEndObject();
-      if (r.schedulingShared() != null) {
-        g.writeFieldName("scheduling");
-        MAPPER.writeTree(g, r.schedulingShared());
-      }
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new IllegalStateException("R did not serialize", e);
-    }
-    return out.toByteArray();
-  }
-
-  /** What R's encoding groups: ranks by children, whether every rank has a host, properties. */
-  private static final class Layout {
-    final Map<Children, IdSet.Builder> groups = new LinkedHashMap<>();
-    final Map<String, IdSet.Builder> props = new TreeMap<>();
-    boolean hosts = true;
-    private RNode[] nodes;
-
-    static Layout of(ResourceSet r) {
-      Layout l = new Layout();
-      l.nodes = r.byRank();
-      for (RNode n : l.nodes) {
-        l.groups.computeIfAbsent(n.children(), c -> IdSet.builder()).add(n.rank());
-        l.hosts &= n.host() != null;
-        for (String p : n.properties()) {
-          l.props.computeIfAbsent(p, x -> IdSet.builder()).add(n.rank());
-        }
-      }
-      return l;
-    }
-
-    String nodelist(ResourceSet r) {
-      return nodes.length == 0 ? "" : r.nodelist().toString();
-    }
-  }
-
-  /**
    * A deep copy in which every real stays a real when written: {@code 1e3} would otherwise be
    * written plainly as the integer {@code 1000}; it becomes {@code 1000.0}, as jansson writes it.
    */
@@ -567,7 +480,7 @@ final class RCodec {
   }
 
   /** Epoch seconds as a real written plainly: 0.0, 1795966031.0037868. */
-  private static BigDecimal seconds(double v) {
+  static BigDecimal seconds(double v) {
     BigDecimal d = new BigDecimal(Double.toString(v));
     return d.scale() <= 0 ? d.setScale(1) : d;
   }

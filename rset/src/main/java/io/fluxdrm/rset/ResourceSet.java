@@ -234,7 +234,7 @@ public final class ResourceSet {
    * written without building it.
    */
   public byte[] toJsonBytes() {
-    return RCodec.encodeCompact(this);
+    return RCompact.encode(this);
   }
 
   /** Compact JSON text of {@link #toJson()}. */

@@ -310,17 +310,10 @@ public final class ResourcePool {
   }
 
   /**
-   * Gives {@code picks} (all free) to {@code job}, and returns their R.
+   * Gives {@code picks} (all free) to {@code job}, and returns their R: {@code built} when the
+   * caller built it already in the same decision (an allocation outcome's), else built here.
    *
    * @throws IllegalStateException when some pick is not free: a bug of the caller
-   */
-  ResourceSet grant(long job, List<Pick> picks) {
-    return grant(job, picks, null);
-  }
-
-  /**
-   * As {@link #grant(long, List)}, with {@code built} the R of {@code picks} when the caller built
-   * it already (an allocation outcome's, in the same decision: the pool has not changed), or null.
    */
   ResourceSet grant(long job, List<Pick> picks, ResourceSet built) {
     for (Pick p : picks) {
@@ -365,7 +358,7 @@ public final class ResourcePool {
             + " already allocated";
       }
     }
-    grant(job, picks);
+    grant(job, picks, null);
     return null;
   }
 
@@ -379,18 +372,16 @@ public final class ResourcePool {
    * returns what was freed. The caller has checked that {@code r} is within the holding.
    */
   ResourceSet release(long job, ResourceSet r, boolean all) {
-    Optional<ResourceSet> held = jobs.allocation(job);
-    if (held.isEmpty()) {
-      throw new IllegalStateException("release for job " + Long.toUnsignedString(job));
-    }
-    ResourceSet gone = all ? held.get() : r;
+    ResourceSet held =
+        jobs.allocation(job)
+            .orElseThrow(() -> new IllegalStateException("release: " + Long.toUnsignedString(job)));
+    ResourceSet gone = all ? held : r;
     String[] why = new String[1];
     List<Pick> picks = picksOf(gone, why);
     if (picks == null) {
       throw new IllegalStateException("release: " + why[0]);
     }
-    // all of it: what the job held, as held, not built again from its picks (issue 32)
-    ResourceSet freed = all ? gone : build(picks);
+    ResourceSet freed = all ? gone : build(picks); // all: as held, not built again (D584)
     boolean shrunk = false;
     for (Pick p : picks) {
       if (removed[p.pos()]) {

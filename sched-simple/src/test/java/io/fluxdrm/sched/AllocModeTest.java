@@ -99,7 +99,7 @@ class AllocModeTest {
           (AllocOutcome.Allocated)
               Allocator.allocate(
                   pool, Harness.shape(new String[] {"s=1", "c=1"}, 0), Allocator.Scope.ALL);
-      pool.grant(10, a.picks());
+      pool.grant(10, a.picks(), null);
       pool.checkInvariants();
       // free counts now: worst fit took from rank 1 (3, 3, 1), best fit from rank 2 (3, 4, 0),
       // first fit from rank 0 (2, 4, 1)

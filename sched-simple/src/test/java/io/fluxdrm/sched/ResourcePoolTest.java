@@ -90,7 +90,7 @@ class ResourcePoolTest {
   void grant_resourcesNotFree_refusedAsABug() {
     pool.claim(1, r(lite("0", "0")));
     List<ResourcePool.Pick> taken = List.of(new ResourcePool.Pick(0, IdSet.of(0), IdSet.empty()));
-    assertThatThrownBy(() -> pool.grant(2, taken))
+    assertThatThrownBy(() -> pool.grant(2, taken, null))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("grant to job 2: rank 0 not free");
   }
