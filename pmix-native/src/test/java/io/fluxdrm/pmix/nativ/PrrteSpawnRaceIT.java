@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * application {@code app-requester.c}. An application that grows (NEW with a node list, which
  * PRRTE's {@code ras/hosts} serves itself) and spawns into the new allocation once its second phase
  * came sees its child run there; one that spawns before the second phase sees {@code PMIx_Spawn}
- * never return (the application's own bound ends it, 15 s).
+ * never return (the application's own bound ends it, 15 s). The daemon of that second node starts 5
+ * s late, so that its spawn comes before the phase on any machine.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PrrteSpawnRaceIT {
@@ -42,7 +43,20 @@ class PrrteSpawnRaceIT {
     String head = Peer.run(List.of("hostname"), dir).strip();
     Files.writeString(dir.resolve("hosts"), head + " slots=2\n");
     uri = dir.resolve("dvm.uri");
-    prte = new Watched("prte-alone", Peer.prte(dir, fakessh, dir.resolve("hosts"), uri, false));
+    // node2's daemon starts 5 s late, so that the second test's spawn surely comes before the
+    // DVM's second phase (on a fast machine the phase could otherwise come first)
+    Path agent = dir.resolve("slow-node2-ssh");
+    Files.writeString(
+        agent,
+        "#!/bin/bash\n"
+            + "args=(\"$@\")\n"
+            + "while [[ \"${1:-}\" == -* ]]; do shift; done\n"
+            + "[ \"${1:-}\" = node2 ] && sleep 5\n"
+            + "exec "
+            + fakessh
+            + " \"${args[@]}\"\n");
+    agent.toFile().setExecutable(true);
+    prte = new Watched("prte-alone", Peer.prte(dir, agent, dir.resolve("hosts"), uri, false));
     prte.await("DVM ready");
   }
 
