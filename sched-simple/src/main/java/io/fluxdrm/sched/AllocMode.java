@@ -1,9 +1,5 @@
 package io.fluxdrm.sched;
 
-import java.util.Collections;
-import java.util.Iterator;
-import java.util.NavigableSet;
-
 /**
  * The order in which the allocator visits the up ranks of a {@link ResourcePool}, as flux-core's
  * {@code rlist_alloc} modes (the option {@code alloc-mode} of its C sched-simple): the allocator
@@ -18,11 +14,11 @@ import java.util.NavigableSet;
  *   <li>{@link #FIRST_FIT}: the lowest rank first, whatever it has free.
  * </ul>
  *
- * <p>The pool keeps its up ranks in a sorted index by the mode's {@link #key}: a long of three
- * 21-bit fields (cores, GPUs, position), so that an allocation visits ranks in order without
- * sorting or allocating per rank. Unlike flux-core's C {@code rlist}, whose node-count requests
- * always took the least-used nodes, every request follows the mode here, as every request follows
- * the worst-fit order of flux-core 0.88's {@code Rv1Pool} (D530).
+ * <p>The pool keeps its up ranks in a sorted index by the mode's {@link #key} (a {@link
+ * RankOrder}): a long of three 21-bit fields (cores, GPUs, position), so that an allocation visits
+ * ranks in order without sorting or allocating per rank. Unlike flux-core's C {@code rlist}, whose
+ * node-count requests always took the least-used nodes, every request follows the mode here, as
+ * every request follows the worst-fit order of flux-core 0.88's {@code Rv1Pool} (D530).
  */
 public enum AllocMode {
   WORST_FIT("worst-fit") {
@@ -32,8 +28,8 @@ public enum AllocMode {
     }
 
     @Override
-    Iterator<Long> candidates(NavigableSet<Long> order, long needCores) {
-      return order.iterator();
+    long startKey(long needCores) {
+      return 0;
     }
 
     @Override
@@ -49,11 +45,9 @@ public enum AllocMode {
     }
 
     @Override
-    Iterator<Long> candidates(NavigableSet<Long> order, long needCores) {
+    long startKey(long needCores) {
       // ranks come by free cores, fewest first: start at the first with enough
-      return needCores > FIELD
-          ? Collections.emptyIterator()
-          : order.tailSet(needCores << 42, true).iterator();
+      return needCores > FIELD ? Long.MAX_VALUE : needCores << 42;
     }
 
     @Override
@@ -69,8 +63,8 @@ public enum AllocMode {
     }
 
     @Override
-    Iterator<Long> candidates(NavigableSet<Long> order, long needCores) {
-      return order.iterator();
+    long startKey(long needCores) {
+      return 0;
     }
 
     @Override
@@ -95,11 +89,11 @@ public enum AllocMode {
   abstract long key(long freeCores, long freeGpus, int pos);
 
   /**
-   * The keys of {@code order} (the pool's index of up ranks, sorted by {@link #key}) to visit for a
-   * request of {@code needCores} cores per rank, in visiting order; it may leave out ranks with
-   * fewer free cores, never one with enough.
+   * The least key to visit for a request of {@code needCores} cores per rank: the visit takes the
+   * pool's up ranks from there on in ascending key order. It may leave out ranks with fewer free
+   * cores, never one with enough; {@link Long#MAX_VALUE}, above every key, leaves out all.
    */
-  abstract Iterator<Long> candidates(NavigableSet<Long> order, long needCores);
+  abstract long startKey(long needCores);
 
   /** Whether no rank after one with too few free cores has enough: the visit may stop there. */
   abstract boolean endsAtShortRank();

@@ -3,7 +3,6 @@ package io.fluxdrm.sched;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -53,9 +52,10 @@ final class Allocator {
       long needCores = (long) spn * req.slotSize();
       long needGpus = (long) spn * req.gpusPerSlot();
       AllocMode mode = pool.allocMode();
-      for (Iterator<Long> it = pool.candidates(needCores);
-          it.hasNext() && picks.size() < nodes.max(); ) {
-        int pos = AllocMode.positionOfKey(it.next());
+      // the pool is changed only after the visit: the caller grants the picks
+      for (RankOrder.Cursor it = pool.candidates(needCores);
+          picks.size() < nodes.max() && it.next(); ) {
+        int pos = it.pos();
         if (pool.freeCores(pos).count() < needCores) {
           if (mode.endsAtShortRank()) {
             break; // worst fit: ranks come by free cores, most first: none further has enough
@@ -87,8 +87,8 @@ final class Allocator {
       long want = slots.bounded() ? slots.max() : Long.MAX_VALUE;
       long got = 0;
       AllocMode mode = pool.allocMode();
-      for (Iterator<Long> it = pool.candidates(req.slotSize()); it.hasNext() && got < want; ) {
-        int pos = AllocMode.positionOfKey(it.next());
+      for (RankOrder.Cursor it = pool.candidates(req.slotSize()); got < want && it.next(); ) {
+        int pos = it.pos();
         if (pool.freeCores(pos).count() < req.slotSize()) {
           if (mode.endsAtShortRank()) {
             break;

@@ -93,18 +93,44 @@ final class PoolInvariants {
         throw new IllegalStateException("rank " + pool.rank(i) + ": the pool R does not match");
       }
     }
+    checkOrder(pool);
+  }
+
+  /**
+   * The index holds the up ranks under their current keys and nothing else, and a visit from the
+   * least key comes through all of them in ascending key order.
+   */
+  private static void checkOrder(ResourcePool pool) {
+    RankOrder order = pool.order();
     int ups = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < pool.size(); i++) {
       if (pool.isUp(i)) {
         ups++;
-        if (!pool.indexed(i)) {
+        if (!order.contains(pool.key(i))) {
           throw new IllegalStateException(
               "rank " + pool.rank(i) + " missing from the " + pool.allocMode() + " order");
         }
       }
     }
-    if (ups != pool.indexedCount()) {
+    if (ups != order.size()) {
       throw new IllegalStateException("the " + pool.allocMode() + " order holds stale entries");
+    }
+    int visited = 0;
+    long last = -1;
+    for (RankOrder.Cursor it = order.visit(0); it.next(); visited++) {
+      if (it.key() <= last || !pool.isUp(it.pos()) || it.key() != pool.key(it.pos())) {
+        throw new IllegalStateException(
+            "the "
+                + pool.allocMode()
+                + " order visits rank "
+                + pool.rank(it.pos())
+                + " out of order or under a stale key");
+      }
+      last = it.key();
+    }
+    if (visited != ups) {
+      throw new IllegalStateException(
+          "the " + pool.allocMode() + " order visits " + visited + " of " + ups + " up ranks");
     }
   }
 }

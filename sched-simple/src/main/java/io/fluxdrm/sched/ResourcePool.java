@@ -3,14 +3,12 @@ package io.fluxdrm.sched;
 import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.PrimitiveIterator;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The allocation state of one scheduler: the pool R, which ranks are up, which cores and GPUs are
@@ -56,7 +54,7 @@ public final class ResourcePool {
   private final AllocMode mode;
 
   /** Up ranks by the mode's key; see {@link #key(int)}. */
-  private final TreeSet<Long> order = new TreeSet<>();
+  private final RankOrder order;
 
   private final Holdings jobs = new Holdings();
 
@@ -83,6 +81,7 @@ public final class ResourcePool {
     removed = new boolean[n];
     long cores = 0;
     long gpus = 0;
+    long[] most = new long[2]; // the most cores and GPUs of a rank
     for (int i = 0; i < n; i++) {
       int rank = ranks[i];
       hosts[i] = all.host(rank);
@@ -107,7 +106,10 @@ public final class ResourcePool {
       freeGpus[i] = totalGpus[i];
       cores += totalCores[i].count();
       gpus += totalGpus[i].count();
+      most[0] = Math.max(most[0], totalCores[i].count());
+      most[1] = Math.max(most[1], totalGpus[i].count());
     }
+    order = RankOrder.of(mode, n, most[0], most[1]);
     for (int i = 0; i < n; i++) {
       up[i] = true;
       order.add(key(i));
@@ -257,25 +259,21 @@ public final class ResourcePool {
   }
 
   /**
-   * The keys of the up ranks an allocation of {@code needCores} cores per rank visits, in the
-   * mode's order ({@link AllocMode#positionOfKey} gives each rank's position).
+   * The up ranks an allocation of {@code needCores} cores per rank visits, in the mode's order: the
+   * index's one cursor, valid until the next visit; nothing may change the pool during the visit.
    */
-  Iterator<Long> candidates(long needCores) {
-    return mode.candidates(order, needCores);
+  RankOrder.Cursor candidates(long needCores) {
+    return order.visit(mode.startKey(needCores));
   }
 
-  private long key(int pos) {
+  /** The key of the rank at {@code pos} in the index, from its current free counts. */
+  long key(int pos) {
     return mode.key(freeCores[pos].count(), freeGpus[pos].count(), pos);
   }
 
-  /** Whether the up rank at {@code pos} is in the index under its current key. */
-  boolean indexed(int pos) {
-    return order.contains(key(pos));
-  }
-
-  /** The number of entries of the index. */
-  int indexedCount() {
-    return order.size();
+  /** The index of up ranks, for {@link PoolInvariants}. */
+  RankOrder order() {
+    return order;
   }
 
   // ---- building R ---------------------------------------------------------------------------
@@ -476,12 +474,11 @@ public final class ResourcePool {
     for (PrimitiveIterator.OfInt it = rs.iterator(); it.hasNext(); ) {
       int pos = position(it.nextInt());
       if (up[pos] != isUp && !removed[pos]) {
-        if (up[pos]) {
-          order.remove(key(pos));
-        }
         up[pos] = isUp;
         if (isUp) {
           order.add(key(pos));
+        } else {
+          order.remove(key(pos));
         }
       }
     }
