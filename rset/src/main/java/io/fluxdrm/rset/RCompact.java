@@ -8,15 +8,73 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * R written as compact JSON text with a streaming generator, byte for byte what Jackson writes of
- * {@link RCodec#encode}'s tree (issue 32: a scheduler writes one per grant, and the tree was built
- * only to be serialized). The grouping of ranks is shared with {@link RCodec#encode}.
+ * R written as compact JSON text, byte for byte what Jackson writes of {@link RCodec#encode}'s tree
+ * (issue 32: a scheduler writes one per grant, and the tree was built only to be serialized). The
+ * grouping of ranks is shared with {@link RCodec#encode}.
  */
 final class RCompact {
   private RCompact() {}
 
   /** The compact UTF-8 text of {@code RCodec.encode(r)}, byte for byte. */
   static byte[] encode(ResourceSet r) {
+    byte[] direct = r.schedulingShared() == null ? encodeDirect(r) : null;
+    return direct != null ? direct : encodeWithGenerator(r);
+  }
+
+  /**
+   * The text written straight into bytes, without a generator (issue 32: setting one up for each R
+   * was most of the writing's cost). Null when some value is not written as Jackson does; {@code
+   * scheduling} (an arbitrary tree) is left to Jackson too.
+   */
+  static byte[] encodeDirect(ResourceSet r) {
+    Layout l = Layout.of(r);
+    JsonBytes o = new JsonBytes(256);
+    o.raw("{\"version\":1,\"execution\":{\"R_lite\":[");
+    boolean first = true;
+    for (Map.Entry<Children, IdSet.Builder> e : l.groups.entrySet()) {
+      Children c = e.getKey();
+      if (c.isEmpty()) {
+        continue;
+      }
+      o.raw(first ? "{\"rank\":" : ",{\"rank\":").string(e.getValue().build().toString());
+      o.raw(",\"children\":{");
+      first = false;
+      boolean firstChild = true;
+      for (int i = 0; i < c.size(); i++) {
+        if (!c.set(i).isEmpty()) {
+          if (!firstChild) {
+            o.raw(',');
+          }
+          o.string(c.name(i)).raw(':').string(c.set(i).toString());
+          firstChild = false;
+        }
+      }
+      o.raw("}}");
+    }
+    o.raw(']');
+    if (r.nslots() > 0) {
+      o.raw(",\"nslots\":").number(r.nslots());
+    }
+    o.raw(",\"starttime\":").seconds(r.starttime());
+    o.raw(",\"expiration\":").seconds(r.expiration());
+    if (l.hosts) {
+      o.raw(",\"nodelist\":[").string(l.nodelist(r)).raw(']');
+    }
+    if (!l.props.isEmpty()) {
+      char sep = '{';
+      o.raw(",\"properties\":");
+      for (Map.Entry<String, IdSet.Builder> e : l.props.entrySet()) {
+        o.raw(sep).string(e.getKey()).raw(':').string(e.getValue().build().toString());
+        sep = ',';
+      }
+      o.raw('}');
+    }
+    o.raw("}}");
+    return o.missed() ? null : o.toByteArray();
+  }
+
+  /** The text written with Jackson's generator: for R with scheduling and what JsonBytes misses. */
+  static byte[] encodeWithGenerator(ResourceSet r) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(256);
     try (JsonGenerator g = RCodec.MAPPER.getFactory().createGenerator(out)) {
       g.writeStartObject();

@@ -36,7 +36,7 @@ class ResourceSetPropertiesTest {
   }
 
   /** A random model: up to 14 of ranks 0-39, fragmented cores 0-15, maybe gpus 0-3. */
-  private static Model randomModel(SplittableRandom rng, boolean gpus) {
+  static Model randomModel(SplittableRandom rng, boolean gpus) {
     TreeMap<Integer, TreeMap<String, TreeSet<Integer>>> m = new TreeMap<>();
     int n = rng.nextInt(15);
     for (int i = 0; i < n; i++) {
@@ -70,7 +70,7 @@ class ResourceSetPropertiesTest {
   }
 
   /** The R of a model, entries in a shuffled order, with hosts n<rank> when asked. */
-  private static ResourceSet toR(Model m, boolean hosts, SplittableRandom rng) {
+  static ResourceSet toR(Model m, boolean hosts, SplittableRandom rng) {
     List<String> entries = new ArrayList<>();
     m.ranks()
         .forEach(
