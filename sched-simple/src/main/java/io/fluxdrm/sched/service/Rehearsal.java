@@ -45,6 +45,9 @@ public final class Rehearsal {
 
   static final int CORES = 4;
 
+  /** Whole nodes of the rehearsal's biggest jobs: more than half the pool, so two cannot run. */
+  static final int BIG = 40;
+
   /** Allocs in flight at once, as a job manager with a queue of waiting jobs keeps them. */
   static final int WINDOW = 16;
 
@@ -154,7 +157,7 @@ public final class Rehearsal {
     private final FluxHandle h;
     private final int jobs;
     private final CompletableFuture<Void> all;
-    private final ObjectNode[] jobspecs = {jobspec(0), jobspec(1), jobspec(3)};
+    private final ObjectNode[] jobspecs = {jobspec(0), jobspec(1), jobspec(3), jobspec(BIG)};
     private int issued;
     private int freed;
 
@@ -178,10 +181,12 @@ public final class Rehearsal {
       long id = (1000L + n / 2) << 24 | (n % 2);
       ObjectNode p = Json.object().put("id", id).put("priority", 16).put("userid", 0);
       p.put("t_submit", 1_796_000_000.123_456_7 + n * 0.001_234_567);
-      // one job in eight takes three whole nodes, one in eight a whole node, the others one core:
-      // every path of the pool and of R's encoding; one in four has a jobspec of its own, which
-      // the scheduler has not read before (the full path, D585)
-      ObjectNode js = jobspecs[n % 8 == 0 ? 2 : n % 4 == 0 ? 1 : 0];
+      // two jobs in sixteen, one after the other, take BIG whole nodes, so that the second waits
+      // for the first's free and the allocs behind it wait too (the pending queue, a blocked
+      // pass, grants made in a free); one in sixteen takes three whole nodes, one in eight a
+      // whole node, the others one core: every path of the pool and of R's encoding. One in four
+      // has a jobspec of its own, which the scheduler has not read before (the full path, D585)
+      ObjectNode js = jobspecs[n % 16 < 2 ? 3 : n % 8 == 0 ? 2 : n % 4 == 0 ? 1 : 0];
       if (n % 4 == 2) {
         js = js.deepCopy();
         ((ObjectNode) js.get("attributes").get("system")).put("cwd", "/tmp/rehearsal-" + n);
