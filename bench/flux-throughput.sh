@@ -24,8 +24,14 @@
 #      FLUXDRM_JAVA_OPTS (the launcher's JVM flags; see bin/fluxdrm)
 # env: SCHEDS (default "limit sched-simple fluxdrm"), the schedulers to run; fluxdrm@DIR runs the
 #      fluxdrm of another checkout DIR (built the same way), for interleaved before/after runs;
+#      limit@scheduler runs the limit with --as-a-scheduler --capacity=NODES (what any scheduler
+#      must do and nothing more: it grants no more than the instance has, in the order of the
+#      allocs, each R with its start time, each answer with the annotation), and each scheduler's
+#      fraction of it is printed too;
 #      LIMIT_ARGS=--as-a-scheduler makes the limit write what every real answer carries (a start
-#      time in each R, the resource_summary annotation), see LimitScheduler
+#      time in each R, the resource_summary annotation), see LimitScheduler; LIMIT_ARGS=--capacity=NODES
+#      makes it grant no more than NODES nodes of CORES cores hold, in the order of the allocs
+#      (both may be given)
 # needs: cli/target/fluxdrm.jar (mvn -B -q -pl cli -am package -DskipTests) and
 #        sched-simple/target/benchmarks.jar (mvn -B -q -Pjmh -pl sched-simple -am package -DskipTests)
 set -euo pipefail
@@ -35,7 +41,7 @@ while getopts "n:c:j:r:d:s:h" o; do
   case $o in
     n) nodes=$OPTARG ;; c) cores=$OPTARG ;; j) jobs=$OPTARG ;; r) runs=$OPTARG ;;
     d) duration=$OPTARG ;; s) shape=$OPTARG ;;
-    *) sed -n '2,30p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,36p' "$0" >&2; exit 2 ;;
   esac
 done
 case $shape in core|node|mix) ;; *) echo "flux-throughput: -s $shape (expected: core, node or mix)" >&2; exit 2 ;; esac
@@ -44,7 +50,7 @@ FLUX_PREFIX=${FLUX_PREFIX:-/opt/flux}
 flux=$FLUX_PREFIX/bin/flux
 [ -x "$flux" ] || { echo "flux-throughput: $flux missing (build it: ../shared/tools/build-flux-peer)" >&2; exit 1; }
 [ -f "$here/cli/target/fluxdrm.jar" ] || { echo "flux-throughput: cli/target/fluxdrm.jar missing (mvn -B -q -pl cli -am package -DskipTests)" >&2; exit 1; }
-case " $scheds " in *" limit "*)
+case " $scheds " in *" limit"*)
   [ -f "$here/sched-simple/target/benchmarks.jar" ] || { echo "flux-throughput: sched-simple/target/benchmarks.jar missing (mvn -B -q -Pjmh -pl sched-simple -am package -DskipTests)" >&2; exit 1; } ;;
 esac
 export PATH="$FLUX_PREFIX/bin:$PATH"
@@ -148,10 +154,12 @@ fluxdrm() {   # fluxdrm [CHECKOUT NAME]: the scheduler of this checkout, or of a
   measure "$name" /proc/$pid/stat
   kill $pid; wait $pid 2>/dev/null || true
 }
-limit() {
+limit() {   # limit [NAME ARGS...]: the limit, or under NAME with more arguments
+  local name=${1:-limit}
+  [ $# -gt 0 ] && shift
   java ${FLUXDRM_JAVA_OPTS:-$(sed -n 's/^daemon_opts="\(.*\)"$/\1/p' "$here/bin/fluxdrm")} \
     -cp "$here/sched-simple/target/benchmarks.jar" io.fluxdrm.sched.bench.LimitScheduler \
-    "$FLUX_URI" "$cores" ${LIMIT_ARGS:-} > "$work/limit.out" 2> "$work/limit.log" &
+    "$FLUX_URI" "$cores" ${LIMIT_ARGS:-} "$@" > "$work/limit.out" 2> "$work/limit.log" &
   local pid=$!
   until grep -qs '^ready' "$work/limit.out"; do
     kill -0 $pid 2>/dev/null || { cat "$work/limit.log" >&2; exit 1; }
@@ -160,7 +168,7 @@ limit() {
   # the limit pays its JIT warm-up on jobs that are not timed (fluxdrm does on its rehearsal)
   flux submit --cc=1-500 --quiet -n1 --setattr=system.exec.test.run_duration="$duration" true
   flux queue drain
-  measure limit /proc/$pid/stat
+  measure "$name" /proc/$pid/stat
   kill $pid; wait $pid 2>/dev/null || true
 }
 # the order rotates: run 1 "limit sched-simple fluxdrm", run 2 "sched-simple fluxdrm limit", ...
@@ -169,6 +177,7 @@ for i in $(seq 1 "$order"); do set -- "$@" "$1"; shift; done
 for s in "$@"; do
   case $s in
     limit) limit ;; sched-simple) sched_simple ;; fluxdrm) fluxdrm ;;
+    limit@scheduler) limit limit@scheduler --as-a-scheduler --capacity="$nodes" ;;
     fluxdrm@*) fluxdrm "${s#fluxdrm@}" "$s" ;;
   esac
 done
@@ -198,8 +207,11 @@ awk '
     if (cnt["fluxdrm"] && cnt["sched-simple"])
       printf "ratio fluxdrm/sched-simple (median jobs_per_s) = %.2f\n",
         median(rate, "fluxdrm", cnt["fluxdrm"]) / median(rate, "sched-simple", cnt["sched-simple"]);
-    for (k in cnt) if (k != "limit" && cnt["limit"]) {
-      m = 0; for (r in runs) if (((k, r) in byrun) && (("limit", r) in byrun)) lr["x", ++m] = byrun[k, r] / byrun["limit", r];
-      if (m) printf "fraction of the limit %s/limit = %.2f (median of %d per-run ratios; ratio of medians %.2f)\n",
-        k, median(lr, "x", m), m, median(rate, k, cnt[k]) / median(rate, "limit", cnt["limit"]) } }
+    split("limit limit@scheduler", lims, " ");
+    for (q = 1; q <= 2; q++) { L = lims[q]; if (!cnt[L]) continue;
+      for (k in cnt) if (k !~ /^limit/) {
+        m = 0; for (r in runs) if (((k, r) in byrun) && ((L, r) in byrun)) lr["x", ++m] = byrun[k, r] / byrun[L, r];
+        if (m) printf "fraction of the %s %s/%s = %.2f (median of %d per-run ratios; ratio of medians %.2f)\n",
+          (L == "limit" ? "limit" : "limit as a scheduler"), k, L, median(lr, "x", m), m,
+          median(rate, k, cnt[k]) / median(rate, L, cnt[L]) } } }
 ' "$work/results"

@@ -14,6 +14,7 @@ import io.fluxdrm.rset.IdSet;
 import io.fluxdrm.rset.ResourceSet;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,8 +30,15 @@ import java.util.concurrent.CountDownLatch;
  * which starts no process, can run what it grants. The same transport and JVM as {@code fluxdrm
  * sched}, so the difference between the two is the scheduler's own work.
  *
+ * <p>With {@code --capacity=NODES} it still decides nothing, but never grants more than the
+ * instance has: NODES nodes of CORES_PER_NODE cores, a job of n nodes taking n whole nodes and a
+ * job without nodes one core, in the order the allocs came, each waiting until the frees of earlier
+ * jobs give back enough. It shows what holding to the machine's size costs the instance, apart from
+ * any decision (issue 32).
+ *
  * <p>Usage: {@code java -cp benchmarks.jar io.fluxdrm.sched.bench.LimitScheduler local://PATH
- * CORES_PER_NODE}; prints {@code ready} on stdout once the job manager answered sched-ready.
+ * CORES_PER_NODE [--as-a-scheduler] [--capacity=NODES]}; prints {@code ready} on stdout once the
+ * job manager answered sched-ready.
  */
 public final class LimitScheduler {
   private final FluxHandle h;
@@ -46,28 +54,51 @@ public final class LimitScheduler {
    */
   private final boolean asAScheduler;
 
-  private LimitScheduler(FluxHandle h, int cores, boolean asAScheduler) {
+  /** With {@code --capacity}: the cores not granted, or -1 for no limit. */
+  private long freeCores;
+
+  /** With {@code --capacity}: the cores each running job holds, by id. */
+  private final Map<Long, Long> held = new HashMap<>();
+
+  /** With {@code --capacity}: the allocs that wait, in the order they came. */
+  private final ArrayDeque<ServiceRequest> waiting = new ArrayDeque<>();
+
+  private LimitScheduler(FluxHandle h, int cores, boolean asAScheduler, long capacityNodes) {
     this.h = h;
     this.cores = cores;
     this.asAScheduler = asAScheduler;
+    this.freeCores = capacityNodes < 0 ? -1 : capacityNodes * cores;
   }
 
   public static void main(String[] args) throws Exception {
-    boolean asAScheduler = args.length == 3 && args[2].equals("--as-a-scheduler");
-    if (args.length != 2 && !asAScheduler) {
-      System.err.println("usage: LimitScheduler local://PATH CORES_PER_NODE [--as-a-scheduler]");
+    boolean asAScheduler = false;
+    long capacity = -1;
+    boolean ok = args.length >= 2;
+    for (int i = 2; ok && i < args.length; i++) {
+      if (args[i].equals("--as-a-scheduler")) {
+        asAScheduler = true;
+      } else if (args[i].matches("--capacity=[1-9][0-9]{0,6}")) {
+        capacity = Long.parseLong(args[i].substring("--capacity=".length()));
+      } else {
+        ok = false;
+      }
+    }
+    if (!ok) {
+      System.err.println(
+          "usage: LimitScheduler local://PATH CORES_PER_NODE [--as-a-scheduler]"
+              + " [--capacity=NODES]");
       System.exit(2);
     }
     Reactor reactor = Reactor.start("limit-sched");
     FluxHandle h = Connectors.openLocal(reactor, args[0], Duration.ofSeconds(30));
-    LimitScheduler s = new LimitScheduler(h, Integer.parseInt(args[1]), asAScheduler);
+    LimitScheduler s = new LimitScheduler(h, Integer.parseInt(args[1]), asAScheduler, capacity);
     CountDownLatch ready = new CountDownLatch(1);
     reactor.execute(
         () ->
             h.register(
                     Service.builder("sched")
                         .on("alloc", s::alloc)
-                        .on("free", r -> {})
+                        .on("free", s::free)
                         .on("cancel", r -> {})
                         .on("prioritize", r -> {})
                         .on("expiration", r -> r.respond(Json.object()))
@@ -102,6 +133,52 @@ public final class LimitScheduler {
   }
 
   private void alloc(ServiceRequest req) {
+    if (freeCores < 0) {
+      grant(req);
+      return;
+    }
+    waiting.add(req);
+    serve();
+  }
+
+  /** Grants the waiting allocs in order while the first fits. */
+  private void serve() {
+    while (!waiting.isEmpty()) {
+      ServiceRequest req = waiting.peek();
+      long need = need(req);
+      if (need > freeCores) {
+        return;
+      }
+      waiting.poll();
+      freeCores -= need;
+      held.put(req.json().get("id").asLong(), need);
+      grant(req);
+    }
+  }
+
+  /** The cores a job takes with {@code --capacity}: its whole nodes, or one core. */
+  private long need(ServiceRequest req) {
+    int nodes = nodes(req.json().get("jobspec"));
+    return nodes == 0 ? 1 : (long) nodes * cores;
+  }
+
+  /** With {@code --capacity}, a final free gives the job's cores back; otherwise nothing. */
+  private void free(ServiceRequest req) {
+    if (freeCores < 0) {
+      return;
+    }
+    JsonNode p = req.json();
+    if (!p.path("final").asBoolean(true)) {
+      return;
+    }
+    Long n = held.remove(p.path("id").asLong());
+    if (n != null) {
+      freeCores += n;
+      serve();
+    }
+  }
+
+  private void grant(ServiceRequest req) {
     ObjectNode p = req.json();
     long id = p.get("id").asLong();
     int nodes = nodes(p.get("jobspec"));
