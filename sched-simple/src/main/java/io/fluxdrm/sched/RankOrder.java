@@ -86,7 +86,22 @@ abstract class RankOrder {
   abstract Cursor visit(long from);
 
   /** A visit of the keys: {@link #next} moves to the next key, the others read it. */
-  abstract static class Cursor {
+  abstract class Cursor {
+    /** The index's {@link #changes} when the visit began. */
+    private int expected;
+
+    /** Marks the start of a visit. */
+    final void begin() {
+      expected = changes;
+    }
+
+    /** Fails when the index changed since the visit began. */
+    final void checkUnchanged() {
+      if (expected != changes) {
+        throw new ConcurrentModificationException("the rank order changed during a visit");
+      }
+    }
+
     /**
      * Moves to the next key; false when there is none.
      *
@@ -299,20 +314,17 @@ abstract class RankOrder {
       }
       cursor.bucket = b;
       cursor.pos = p - 1;
-      cursor.expected = changes;
+      cursor.begin();
       return cursor;
     }
 
     private final class Walk extends Cursor {
       int bucket;
       int pos;
-      int expected;
 
       @Override
       boolean next() {
-        if (expected != changes) {
-          throw new ConcurrentModificationException("the rank order changed during a visit");
-        }
+        checkUnchanged();
         while (bucket < buckets) {
           if (fill[bucket] != 0) {
             int p = nextIn(bucket, pos + 1);
@@ -454,20 +466,17 @@ abstract class RankOrder {
     Cursor visit(long from) {
       cursor.node = NIL;
       cursor.after = seek(from);
-      cursor.expected = changes;
+      cursor.begin();
       return cursor;
     }
 
     private final class Walk extends Cursor {
       int node;
       int after;
-      int expected;
 
       @Override
       boolean next() {
-        if (expected != changes) {
-          throw new ConcurrentModificationException("the rank order changed during a visit");
-        }
+        checkUnchanged();
         if (after == NIL) {
           return false;
         }
