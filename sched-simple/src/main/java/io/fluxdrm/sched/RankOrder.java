@@ -203,16 +203,16 @@ abstract class RankOrder {
 
     /** The field at {@code shift} of the mode's keys: values from the lowest, as many as this. */
     static long span(AllocMode mode, long maxCores, long maxGpus, int shift) {
-      long a = (mode.key(0, 0, 0) >>> shift) & FIELD;
-      long b = (mode.key(maxCores, maxGpus, 0) >>> shift) & FIELD;
-      return Math.abs(a - b) + 1;
+      return Math.abs(field(mode, 0, 0, shift) - field(mode, maxCores, maxGpus, shift)) + 1;
     }
 
     private static long low(AllocMode mode, long maxCores, long maxGpus, int shift) {
       // each field of a key moves one way with its count: the corners bound it
-      long a = (mode.key(0, 0, 0) >>> shift) & FIELD;
-      long b = (mode.key(maxCores, maxGpus, 0) >>> shift) & FIELD;
-      return Math.min(a, b);
+      return Math.min(field(mode, 0, 0, shift), field(mode, maxCores, maxGpus, shift));
+    }
+
+    private static long field(AllocMode mode, long cores, long gpus, int shift) {
+      return (mode.key(cores, gpus, 0) >>> shift) & FIELD;
     }
 
     /** The bucket of {@code key}, or -1 when its counts are outside the pool. */

@@ -81,7 +81,8 @@ public final class ResourcePool {
     removed = new boolean[n];
     long cores = 0;
     long gpus = 0;
-    long[] most = new long[2]; // the most cores and GPUs of a rank
+    long mostCores = 0; // of one rank
+    long mostGpus = 0;
     for (int i = 0; i < n; i++) {
       int rank = ranks[i];
       hosts[i] = all.host(rank);
@@ -106,10 +107,10 @@ public final class ResourcePool {
       freeGpus[i] = totalGpus[i];
       cores += totalCores[i].count();
       gpus += totalGpus[i].count();
-      most[0] = Math.max(most[0], totalCores[i].count());
-      most[1] = Math.max(most[1], totalGpus[i].count());
+      mostCores = Math.max(mostCores, totalCores[i].count());
+      mostGpus = Math.max(mostGpus, totalGpus[i].count());
     }
-    order = RankOrder.of(mode, n, most[0], most[1]);
+    order = RankOrder.of(mode, n, mostCores, mostGpus);
     for (int i = 0; i < n; i++) {
       up[i] = true;
       order.add(key(i));

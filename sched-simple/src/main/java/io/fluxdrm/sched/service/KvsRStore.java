@@ -74,23 +74,14 @@ final class KvsRStore implements RStore {
     if (n == 0) {
       return;
     }
-    int len = COMMIT_HEAD.length + COMMIT_TAIL.length + n - 1;
-    for (byte[] op : ops) {
-      len += op.length;
-    }
-    byte[] p = new byte[len];
-    System.arraycopy(COMMIT_HEAD, 0, p, 0, COMMIT_HEAD.length);
-    int k = COMMIT_HEAD.length;
+    byte[][] parts = new byte[2 * n + 1][];
+    parts[0] = COMMIT_HEAD;
     for (int i = 0; i < n; i++) {
-      if (i > 0) {
-        p[k++] = ',';
-      }
-      byte[] op = ops.get(i);
-      System.arraycopy(op, 0, p, k, op.length);
-      k += op.length;
+      parts[2 * i + 1] = ops.get(i);
+      parts[2 * i + 2] = i == n - 1 ? COMMIT_TAIL : COMMA;
     }
-    System.arraycopy(COMMIT_TAIL, 0, p, k, COMMIT_TAIL.length);
-    List<CompletableFuture<Void>> done = n == 1 ? List.of(waiting.get(0)) : List.copyOf(waiting);
+    byte[] p = Json.concat(parts);
+    List<CompletableFuture<Void>> done = List.copyOf(waiting);
     ops.clear();
     waiting.clear();
     commits++;
@@ -127,6 +118,7 @@ final class KvsRStore implements RStore {
       "\",\"flags\":0,\"dirent\":{\"ver\":1,\"type\":\"val\",\"data\":\""
           .getBytes(StandardCharsets.US_ASCII);
   private static final byte[] OP_TAIL = "\"}}".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] COMMA = {','};
   private static final byte[] COMMIT_TAIL = "]}\0".getBytes(StandardCharsets.US_ASCII);
 
   @Override
